@@ -1,0 +1,31 @@
+/** `bosun db migrate`: applies pending migrations and prints what was applied. */
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load.ts';
+import { openDatabase } from '../../store/db/database.ts';
+import { migrate } from '../../store/db/migrate.ts';
+import { emit } from '../output.ts';
+
+export function registerDb(program: Command): void {
+  const db = program.command('db').description('database administration');
+  db.command('migrate')
+    .description('apply pending schema migrations (the server also does this at start)')
+    .option('-c, --config <file>', 'YAML configuration file')
+    .option('--json', 'print JSON')
+    .action(async (opts: { config?: string; json?: boolean }) => {
+      const config = loadConfig({ file: opts.config });
+      const database = openDatabase(config.database);
+      try {
+        const outcome = await migrate(database);
+        emit(opts.json, { dialect: database.dialect, ...outcome }, () => {
+          const applied = outcome.applied.length
+            ? outcome.applied.join(', ')
+            : 'nothing (already up to date)';
+          process.stdout.write(
+            `${database.dialect}: applied ${applied}; schema at ${outcome.current.at(-1)}\n`,
+          );
+        });
+      } finally {
+        await database.close();
+      }
+    });
+}

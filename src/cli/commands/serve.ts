@@ -1,0 +1,37 @@
+/** `bosun serve`: runs the server in the foreground until SIGTERM/SIGINT. */
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load.ts';
+import { type Role, startServer } from '../../http/server.ts';
+import { CliError } from '../output.ts';
+
+const ROLES: Role[] = ['all', 'api', 'worker'];
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the Bosun server (API, worker and web UI in one process by default)')
+    .option('-c, --config <file>', 'YAML configuration file (default: $BOSUN_CONFIG, then ./bosun.yaml)')
+    .option('--role <role>', 'all | api | worker', 'all')
+    .option('--port <port>', 'override server.port')
+    .option('--bind <address>', 'override server.bind')
+    .action(async (opts: { config?: string; role: string; port?: string; bind?: string }) => {
+      if (!ROLES.includes(opts.role as Role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}`);
+      const server: Record<string, unknown> = {};
+      if (opts.port !== undefined) server.port = Number(opts.port);
+      if (opts.bind !== undefined) server.bind = opts.bind;
+      const config = loadConfig({ file: opts.config, overrides: { server } });
+      const running = await startServer(config, { role: opts.role as Role });
+      const stop = (signal: string) => {
+        running.context.logger.info({ signal }, 'shutting down');
+        running.close().then(
+          () => process.exit(0),
+          (err) => {
+            running.context.logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+}

@@ -1,0 +1,136 @@
+/**
+ * The configuration schema: one TypeBox document that is at once the validation, the defaults
+ * and the documentation of every key. Keys marked `secret` are masked by `bosun config show`.
+ */
+import { type TSchema, Type } from '@sinclair/typebox';
+
+const secret = <T extends TSchema>(schema: T) => ({ ...schema, secret: true }) as T;
+
+export const PAGE_SIZE_DEFAULT = 100;
+
+export const ConfigSchema = Type.Object(
+  {
+    server: Type.Object(
+      {
+        port: Type.Integer({ minimum: 0, maximum: 65535, default: 9890, description: 'TCP port of the API' }),
+        bind: Type.String({ default: '127.0.0.1', description: 'address the API listens on' }),
+        allowUnauthenticatedNetwork: Type.Boolean({
+          default: false,
+          description:
+            'with auth.mode none, allow binding a non-loopback address (anyone who reaches it is admin)',
+        }),
+        publicUrl: Type.String({
+          default: '',
+          description: 'base URL used in Location and Link headers; empty = the request Host',
+        }),
+        bodyLimit: Type.Integer({
+          minimum: 1024,
+          default: 1048576,
+          description: 'largest JSON request body in bytes',
+        }),
+        shutdownTimeoutMs: Type.Integer({
+          minimum: 0,
+          default: 30000,
+          description: 'how long SIGTERM waits for in-flight requests',
+        }),
+        maxQueryLength: Type.Integer({
+          minimum: 256,
+          default: 8192,
+          description: 'longest accepted query string (filters included)',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    database: Type.Object(
+      {
+        url: secret(
+          Type.String({
+            default: 'sqlite:./var/bosun.db',
+            description: 'sqlite:<file> (embedded default) or postgres://user:pass@host:port/db',
+          }),
+        ),
+        poolSize: Type.Integer({
+          minimum: 1,
+          default: 10,
+          description: 'PostgreSQL connections per process',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    blobs: Type.Object(
+      {
+        dir: Type.String({ default: './var/blobs', description: 'folder of the filesystem blob store' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    security: Type.Object(
+      {
+        encryptionKey: secret(
+          Type.String({
+            default: '',
+            description:
+              'base64 of 32 random bytes; encrypts secrets at rest. Empty: a key is generated in keyFile (single node only)',
+          }),
+        ),
+        keyFile: Type.String({
+          default: './var/secret.key',
+          description: 'where the generated key lives when encryptionKey is empty',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    auth: Type.Object(
+      {
+        mode: Type.Union([Type.Literal('none'), Type.Literal('oauth2')], {
+          default: 'none',
+          description: 'none: every caller is admin; oauth2: SOL013 §8 bearer tokens',
+        }),
+        oauth2: Type.Object(
+          {
+            builtinTokenEndpoint: Type.Boolean({
+              default: true,
+              description: 'serve POST /oauth2/token (client credentials) and GET /oauth2/jwks',
+            }),
+            issuer: Type.String({ default: 'bosun', description: 'iss of tokens issued by Bosun' }),
+            audience: Type.String({ default: 'bosun', description: 'aud Bosun issues and requires' }),
+            tokenTtlSeconds: Type.Integer({ minimum: 60, default: 3600 }),
+            jwksUrl: Type.String({
+              default: '',
+              description: 'JWKS of an external authorization server whose tokens are also accepted',
+            }),
+            externalIssuer: Type.String({ default: '', description: 'required iss of external tokens' }),
+            projectClaim: Type.String({
+              default: 'project',
+              description: 'claim carrying the caller project',
+            }),
+            adminScope: Type.String({ default: 'bosun:admin', description: 'scope that sees every project' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    paging: Type.Object(
+      {
+        defaultPageSize: Type.Integer({ minimum: 1, maximum: 10000, default: PAGE_SIZE_DEFAULT }),
+        pageSizes: Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: 10000 }), {
+          default: {},
+          description: 'page size per resource, e.g. { vnf_instances: 50 }',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    log: Type.Object(
+      {
+        level: Type.Union(
+          ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+          { default: 'info' },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export type { Static } from '@sinclair/typebox';

@@ -1,0 +1,32 @@
+/**
+ * OAuth 2.0 scopes (SOL013 §8): per API major version, `<api>:<major>:all` grants everything
+ * and `<api>:<major>:readonly` grants GET/HEAD; the admin scope grants everything on every API
+ * and every project, and Bosun's own admin endpoints.
+ */
+import { API_REGISTRY } from '../sol013/api-versions.ts';
+import type { Sol013RouteConfig } from '../sol013/route-config.ts';
+
+export const ALL_SCOPES: readonly string[] = API_REGISTRY.flatMap((m) => [
+  `${m.api}:${m.major}:all`,
+  `${m.api}:${m.major}:readonly`,
+]);
+
+/** The scopes any one of which allows the call; empty = public. */
+export function scopesAllowing(
+  route: Sol013RouteConfig | undefined,
+  method: string,
+  adminScope: string,
+): string[] {
+  const access = route?.access ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
+  if (access === 'public') return [];
+  if (access === 'admin' || !route?.api) return [adminScope];
+  const majors = route.major
+    ? [route.major]
+    : API_REGISTRY.filter((m) => m.api === route.api).map((m) => m.major);
+  const granted = majors.flatMap((major) =>
+    access === 'read'
+      ? [`${route.api}:${major}:all`, `${route.api}:${major}:readonly`]
+      : [`${route.api}:${major}:all`],
+  );
+  return [...granted, adminScope];
+}

@@ -1,0 +1,29 @@
+/**
+ * /healthz: the process answers. /readyz: it should receive traffic — the database answers and
+ * the server is not draining for shutdown; otherwise 503 with Retry-After.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../store/db/database.ts';
+import { ApiError } from '../sol013/problem.ts';
+
+export interface Readiness {
+  draining: boolean;
+}
+
+export function registerHealth(app: FastifyInstance, db: Database, readiness: Readiness): void {
+  const config = { sol013: { access: 'public' as const, produces: ['*/*'] } };
+  app.get('/healthz', { config }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config }, async () => {
+    if (readiness.draining) {
+      throw new ApiError(503, 'The server is shutting down.', { headers: { 'Retry-After': '5' } });
+    }
+    try {
+      await db.ping();
+    } catch (err) {
+      throw new ApiError(503, `The database does not answer: ${(err as Error).message}`, {
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    return { status: 'ready', database: db.dialect };
+  });
+}

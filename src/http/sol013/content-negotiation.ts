@@ -1,0 +1,87 @@
+/**
+ * Per-route content negotiation. Request bodies: 415 unless the media type is one the route
+ * consumes — but an empty body is accepted whatever its Content-Type says (the Tacker client
+ * sends a JSON Content-Type on bodiless GET/DELETE). Responses: 406 unless Accept admits one
+ * of the route's media types. Errors are always application/problem+json.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { mediaTypeOf, negotiate } from './media-type.ts';
+import { ApiError } from './problem.ts';
+
+export const JSON_TYPE = 'application/json';
+export const MERGE_PATCH = 'application/merge-patch+json';
+const DEFAULT_PRODUCES = [JSON_TYPE];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The media type chosen for the response body by Accept negotiation. */
+    negotiatedType?: string;
+  }
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return request.headers['transfer-encoding'] !== undefined;
+}
+
+export function consumesOf(request: FastifyRequest): readonly string[] {
+  const declared = request.routeOptions.config.sol013?.consumes;
+  if (declared) return declared;
+  return request.method === 'PATCH' ? [MERGE_PATCH, JSON_TYPE] : [JSON_TYPE];
+}
+
+/** preParsing hook: runs before any body parser. */
+export async function checkContentType(request: FastifyRequest): Promise<void> {
+  if (!hasBody(request)) return;
+  const type = mediaTypeOf(request.headers['content-type']);
+  const allowed = consumesOf(request);
+  if (!type || !allowed.includes(type)) {
+    const given = type ? `'${type}'` : 'no Content-Type';
+    throw new ApiError(
+      415,
+      `Content type ${given} is not allowed for ${request.method} ${request.routeOptions.url}; use ${allowed.join(' or ')}.`,
+    );
+  }
+}
+
+/** onRequest hook: picks the response media type or answers 406. */
+export async function checkAccept(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const produces = request.routeOptions.config.sol013?.produces ?? DEFAULT_PRODUCES;
+  if (produces.includes('*/*')) return;
+  const chosen = negotiate(request.headers.accept, produces);
+  if (!chosen) {
+    throw new ApiError(
+      406,
+      `None of the media types in 'Accept: ${request.headers.accept}' can be produced by ${request.method} ${request.routeOptions.url}; available: ${produces.join(', ')}.`,
+    );
+  }
+  request.negotiatedType = chosen;
+}
+
+/**
+ * Body parsers: JSON (and merge-patch) with an empty body meaning "no body"; text/plain as a
+ * string. Binary types are registered by the routes that stream them.
+ */
+export function registerBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  const parseJson = (
+    _req: FastifyRequest,
+    body: string,
+    done: (err: Error | null, value?: unknown) => void,
+  ) => {
+    if (body === '' || body.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body));
+    } catch (err) {
+      done(
+        new ApiError(
+          400,
+          `Malformed request body: the JSON could not be parsed (${(err as Error).message}).`,
+        ),
+      );
+    }
+  };
+  app.addContentTypeParser([JSON_TYPE, MERGE_PATCH], { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+}

@@ -1,0 +1,97 @@
+/**
+ * Turns every failure into a ProblemDetails answer: our ApiErrors, fastify's own errors
+ * (validation, body size, media type), unknown paths (404), known paths with another method
+ * (405 + Allow), and unexpected exceptions (500 without a stack, logged with the request id).
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ApiError, PROBLEM_JSON } from './problem.ts';
+
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function validationDetail(error: FastifyError): string {
+  const context = error.validationContext ?? 'request';
+  const parts = (error.validation ?? []).slice(0, 5).map((v) => {
+    const where = `${context}${v.instancePath.replaceAll('/', '.')}`;
+    const params = v.params as Record<string, unknown>;
+    if (v.keyword === 'additionalProperties')
+      return `${where}: unknown property '${params.additionalProperty}'`;
+    if (v.keyword === 'required') return `${where}: missing required property '${params.missingProperty}'`;
+    if (v.keyword === 'enum')
+      return `${where}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+    return `${where}: ${v.message}`;
+  });
+  return `Invalid ${context}: ${parts.join('; ')}.`;
+}
+
+/** Maps a thrown value to an ApiError; 500 for anything not meant for the client. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as FastifyError;
+  if (e?.validation) return new ApiError(400, validationDetail(e));
+  switch (e?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'The request body is larger than this resource accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, `Content type '${e.message.split("'")[1] ?? ''}' is not supported here.`);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'The Content-Length header does not match the body.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'The request body is empty but JSON was announced.');
+  }
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError(e.statusCode, e.message);
+  }
+  return new ApiError(500, 'Internal server error.');
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+  const detail =
+    error.status === 500
+      ? `Internal server error; quote request id ${request.id} to the operator.`
+      : undefined;
+  const problem = error.toProblem();
+  if (detail) problem.detail = detail;
+  reply.headers(error.headers).code(error.status).type(PROBLEM_JSON);
+  if (error.status === 503 && !error.headers['retry-after'] && !error.headers['Retry-After']) {
+    reply.header('Retry-After', '5');
+  }
+  return reply.send(problem);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  // A mirror of the route table, to tell "no such path" (404) from "not this method" (405).
+  const mirror = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (!mirror.hasRoute(m as HTTPMethod, route.url)) mirror.on(m as HTTPMethod, route.url, () => {});
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ status: apiError.status, detail: apiError.detail }, 'request refused');
+    return send(request, reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allow = METHODS.filter((m) => mirror.find(m, path) !== null);
+    if (allow.length > 0) {
+      return send(
+        request,
+        reply,
+        new ApiError(
+          405,
+          `Method ${request.method} is not supported on ${path}; allowed: ${allow.join(', ')}.`,
+          {
+            headers: { Allow: allow.join(', ') },
+          },
+        ),
+      );
+    }
+    return send(request, reply, new ApiError(404, `No resource at ${path}.`));
+  });
+}

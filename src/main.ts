@@ -1,0 +1,20 @@
+/** Entry point: parses argv and runs the command; failures are one line on stderr and exit 1. */
+import { CommanderError } from 'commander';
+import { createProgram } from './cli/program.ts';
+
+async function main(): Promise<void> {
+  try {
+    await createProgram().parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander already printed usage errors; --help and --version exit 0.
+      process.exitCode = err.exitCode;
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`bosun: error: ${message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

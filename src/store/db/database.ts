@@ -1,0 +1,57 @@
+/**
+ * Opens the configured database: SQLite through node:sqlite (the embedded default) or
+ * PostgreSQL through a pg pool. The rest of Bosun sees one Kysely instance and never branches
+ * on the dialect except where SQL truly differs (see `dialect`).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
+import type { Tables } from './tables.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  kysely: Kysely<Tables>;
+  dialect: DialectName;
+  /** Resolves when the database answers a trivial query (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  url: string;
+  poolSize: number;
+}
+
+function openSqlite(url: string): Kysely<Tables> {
+  const file = url.slice('sqlite:'.length);
+  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  return new Kysely<Tables>({ dialect: new NodeSqliteDialect(file) });
+}
+
+function openPostgres(url: string, poolSize: number): Kysely<Tables> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bosun' });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  const dialect: DialectName = options.url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+  const kysely = dialect === 'sqlite' ? openSqlite(options.url) : openPostgres(options.url, options.poolSize);
+  let closed = false;
+  return {
+    kysely,
+    dialect,
+    async ping() {
+      await sql`select 1`.execute(kysely);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await kysely.destroy();
+    },
+  };
+}

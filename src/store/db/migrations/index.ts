@@ -1,0 +1,10 @@
+/**
+ * Every migration, in order. A migration is added here, never edited once released: the
+ * name is what the migration table records.
+ */
+import type { Migration } from 'kysely/migration';
+import * as foundation from './0001-foundation.ts';
+
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};

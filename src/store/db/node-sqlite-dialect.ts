@@ -1,0 +1,129 @@
+/**
+ * Kysely dialect over Node's built-in `node:sqlite` (no native addon to build). Transactions
+ * start with BEGIN IMMEDIATE so that a writer waits on busy_timeout instead of failing when
+ * another process (the CLI, a second server) holds the write lock.
+ */
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type TransactionSettings,
+} from 'kysely';
+
+type Param = null | number | bigint | string | Uint8Array;
+
+function toParams(parameters: readonly unknown[]): Param[] {
+  return parameters.map((p) => {
+    if (typeof p === 'boolean') return p ? 1 : 0;
+    if (p === undefined) return null;
+    return p as Param;
+  });
+}
+
+class NodeSqliteConnection implements DatabaseConnection {
+  readonly #db: DatabaseSync;
+  readonly #cache = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  #prepare(sql: string): StatementSync {
+    let stmt = this.#cache.get(sql);
+    if (!stmt) {
+      stmt = this.#db.prepare(sql);
+      if (this.#cache.size > 500) this.#cache.clear();
+      this.#cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.#prepare(query.sql);
+    const params = toParams(query.parameters);
+    if (stmt.columns().length > 0) {
+      return { rows: stmt.all(...params) as R[] };
+    }
+    const { changes, lastInsertRowid } = stmt.run(...params);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const stmt = this.#prepare(query.sql);
+    for (const row of stmt.iterate(...toParams(query.parameters))) {
+      yield { rows: [row as R] };
+    }
+  }
+
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+}
+
+class NodeSqliteDriver implements Driver {
+  readonly #file: string;
+  #db: DatabaseSync | undefined;
+  #connection: NodeSqliteConnection | undefined;
+
+  constructor(file: string) {
+    this.#file = file;
+  }
+
+  async init(): Promise<void> {
+    this.#db = new DatabaseSync(this.#file);
+    this.#db.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;',
+    );
+    this.#connection = new NodeSqliteConnection(this.#db);
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.#connection!;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    (connection as NodeSqliteConnection).exec('BEGIN IMMEDIATE');
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as NodeSqliteConnection).exec('COMMIT');
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as NodeSqliteConnection).exec('ROLLBACK');
+  }
+
+  async releaseConnection(): Promise<void> {}
+
+  async destroy(): Promise<void> {
+    this.#db?.close();
+    this.#db = undefined;
+  }
+}
+
+export class NodeSqliteDialect implements Dialect {
+  readonly #file: string;
+  constructor(file: string) {
+    this.#file = file;
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createDriver() {
+    return new NodeSqliteDriver(this.#file);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: kysely's introspector takes any schema
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}
