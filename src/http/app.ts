@@ -3,7 +3,7 @@
  * operations endpoints, and the API routes. Callers (server, tests, benchmarks) pass a
  * `register` function to add routes through the same machinery.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import type { ServerKeys } from '../security/server-keys.ts';
@@ -43,13 +43,11 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
   const app = Fastify({
     loggerInstance: ctx.logger,
     genReqId: requestIdOf,
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: config.server.bodyLimit,
-    maxParamLength: 1024,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: true } },
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
   }) as unknown as FastifyInstance;
   app.decorate('bosun', ctx);
   app.decorateRequest('caller', undefined as never);

@@ -1,0 +1,38 @@
+/**
+ * The databases every storage-touching test runs on: a fresh SQLite file and a fresh
+ * PostgreSQL database (in the cluster `npm test` started, or BOSUN_TEST_PG_URL).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type TestDialect = (typeof DIALECTS)[number];
+
+export function pgAdminUrl(): string {
+  const url = process.env.BOSUN_TEST_PG_URL;
+  if (!url) {
+    throw new Error('BOSUN_TEST_PG_URL is not set: run the tests with `npm test`, which starts PostgreSQL');
+  }
+  return url;
+}
+
+/** A new empty database of the given dialect; returns its Bosun database.url. */
+export async function freshDatabaseUrl(dialect: TestDialect): Promise<string> {
+  if (dialect === 'sqlite') {
+    return `sqlite:${join(mkdtempSync(join(tmpdir(), 'bosun-test-')), 'bosun.db')}`;
+  }
+  const name = `bosun_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgAdminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(pgAdminUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
