@@ -16,6 +16,7 @@ import { requestIdOf } from './ops/request-id.ts';
 import { registerApiVersionRoutes } from './routes/api-versions.ts';
 import { checkAccept, checkContentType, registerBodyParsers } from './sol013/content-negotiation.ts';
 import { registerErrorHandling } from './sol013/errors.ts';
+import type { PagingMarkers } from './sol013/paging.ts';
 import { ApiError } from './sol013/problem.ts';
 import { checkQueryParams } from './sol013/query-params.ts';
 import './sol013/route-config.ts';
@@ -25,6 +26,7 @@ export interface AppContext {
   config: Config;
   db: Database;
   keys: ServerKeys;
+  paging: PagingMarkers;
   authenticator: Authenticator;
   logger: Logger;
   readiness: Readiness;

@@ -14,6 +14,7 @@ import { type Database, openDatabase } from '../store/db/database.ts';
 import { migrate } from '../store/db/migrate.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
+import { PagingMarkers } from './sol013/paging.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -56,7 +57,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let context: AppContext;
   try {
     const auth = await createAuth(config, db, keys);
-    context = { config, db, keys, authenticator: auth.authenticator, logger, readiness };
+    const paging = await PagingMarkers.fromKeys(keys);
+    context = { config, db, keys, paging, authenticator: auth.authenticator, logger, readiness };
     // The worker role serves only the operations endpoints (health, metrics).
     const registrars = role === 'worker' ? [] : [auth.routes, ...(options.registrars ?? [])];
     app = await buildApp(context, registrars);
