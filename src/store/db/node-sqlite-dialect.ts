@@ -108,13 +108,23 @@ class NodeSqliteDriver implements Driver {
   }
 }
 
+/**
+ * SQLite does run DDL inside transactions; saying so makes Kysely's migrator run in one
+ * BEGIN IMMEDIATE transaction, which serialises concurrent `db migrate` from several processes.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 export class NodeSqliteDialect implements Dialect {
   readonly #file: string;
   constructor(file: string) {
     this.#file = file;
   }
   createAdapter() {
-    return new SqliteAdapter();
+    return new TransactionalDdlSqliteAdapter();
   }
   createDriver() {
     return new NodeSqliteDriver(this.#file);

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DIALECTS } from '../../support/databases.ts';
+import { http, isProblem } from '../../support/http.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`operations endpoints on ${dialect}`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(dialect);
+    });
+    after(() => server.close());
+
+    test('X-Request-Id: echoed when sane, generated otherwise', async () => {
+      const given = await http(server.url, 'GET', '/healthz', { headers: { 'X-Request-Id': 'abc-123' } });
+      assert.equal(given.headers.get('x-request-id'), 'abc-123');
+      const insane = await http(server.url, 'GET', '/healthz', { headers: { 'X-Request-Id': 'bad id with spaces' } });
+      assert.match(insane.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
+      const errorToo = await http(server.url, 'GET', '/nothing-here', { headers: { 'X-Request-Id': 'err-1' } });
+      assert.equal(errorToo.headers.get('x-request-id'), 'err-1');
+    });
+
+    test('/healthz and /readyz', async () => {
+      assert.deepEqual((await http(server.url, 'GET', '/healthz')).body, { status: 'ok' });
+      assert.deepEqual((await http(server.url, 'GET', '/readyz')).body, { status: 'ready', database: dialect });
+    });
+
+    test('/metrics counts requests per route pattern and status', async () => {
+      await http(server.url, 'GET', '/vnflcm/v2/api_versions', { headers: { Version: '2.0.0' } });
+      await http(server.url, 'GET', '/vnflcm/v2/api_versions', { headers: { Version: 'bad' } });
+      const r = await http(server.url, 'GET', '/metrics');
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type')!, /^text\/plain/);
+      assert.match(r.text, /bosun_http_requests_total\{method="GET",route="\/vnflcm\/v2\/api_versions",status="200"\} 1/);
+      assert.match(r.text, /bosun_http_requests_total\{method="GET",route="\/vnflcm\/v2\/api_versions",status="400"\} 1/);
+      assert.match(r.text, /bosun_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/vnflcm\/v2\/api_versions"/);
+      assert.match(r.text, /bosun_process_resident_memory_bytes/);
+    });
+
+    test('graceful shutdown: an in-flight request completes, then new connections are refused', async () => {
+      const s = await startTestServer(dialect, {
+        registrars: [
+          (app) => {
+            app.get('/fixture/slow', { config: { sol013: { access: 'public' } } }, async () => {
+              await new Promise((r) => setTimeout(r, 300));
+              return { done: true };
+            });
+          },
+        ],
+      });
+      const inFlight = http(s.url, 'GET', '/fixture/slow');
+      await new Promise((r) => setTimeout(r, 50));
+      const closing = s.close();
+      const ready = await http(s.url, 'GET', '/readyz').catch((e: Error) => e);
+      // Either the listener is already closed or readiness reports draining.
+      if (!(ready instanceof Error)) assert.ok(isProblem(ready, 503));
+      const done = await inFlight;
+      assert.equal(done.status, 200);
+      assert.deepEqual(done.body, { done: true });
+      await closing;
+      await assert.rejects(fetch(`${s.url}/healthz`));
+    });
+  });
+}
