@@ -1,4 +1,7 @@
-/** The process logger: JSON lines (pino); the HTTP layer adds requestId to every request line. */
+/**
+ * The process logger: JSON lines (pino); the HTTP layer adds requestId to every request line.
+ * Request lines carry method, URL and remote address only — never headers, so never tokens.
+ */
 import pino, { type Logger } from 'pino';
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
@@ -7,7 +10,6 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       level,
       base: { service: 'bosun' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-auth-token"]'], censor: '********' },
     },
     destination ?? pino.destination({ fd: 1, sync: false }),
   );

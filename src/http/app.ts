@@ -9,7 +9,7 @@ import type { Config } from '../config/load.ts';
 import type { ServerKeys } from '../security/server-keys.ts';
 import type { Database } from '../store/db/database.ts';
 import type { Authenticator } from './auth/authenticator.ts';
-import { authorizeHook } from './auth/authorize.ts';
+import { authorize } from './auth/authorize.ts';
 import { type Readiness, registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
 import { requestIdOf } from './ops/request-id.ts';
@@ -20,6 +20,7 @@ import type { PagingMarkers } from './sol013/paging.ts';
 import { ApiError } from './sol013/problem.ts';
 import { checkQueryParams } from './sol013/query-params.ts';
 import './sol013/route-config.ts';
+import { routePolicy } from './sol013/route-policy.ts';
 import { checkVersionHeader, setDefaultVersion } from './sol013/version-header.ts';
 
 export interface AppContext {
@@ -57,17 +58,19 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
   registerErrorHandling(app);
   registerBodyParsers(app);
 
+  // One hook running the request-level rules in order (cheaper than a hook each).
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    const policy = routePolicy(request);
+    setDefaultVersion(policy, reply);
     const query = request.url.indexOf('?');
     if (query >= 0 && request.url.length - query > config.server.maxQueryLength) {
       throw new ApiError(400, `The query string is longer than ${config.server.maxQueryLength} characters.`);
     }
+    await authorize(ctx.authenticator, policy, request);
+    checkVersionHeader(policy, request, reply);
+    checkAccept(policy, request);
   });
-  app.addHook('onRequest', setDefaultVersion);
-  app.addHook('onRequest', authorizeHook(ctx.authenticator, config.auth.oauth2.adminScope));
-  app.addHook('onRequest', checkVersionHeader);
-  app.addHook('onRequest', checkAccept);
   app.addHook('preParsing', checkContentType);
   app.addHook('preValidation', checkQueryParams);
 

@@ -4,13 +4,10 @@
  * sends a JSON Content-Type on bodiless GET/DELETE). Responses: 406 unless Accept admits one
  * of the route's media types. Errors are always application/problem+json.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mediaTypeOf, negotiate } from './media-type.ts';
 import { ApiError } from './problem.ts';
-
-export const JSON_TYPE = 'application/json';
-export const MERGE_PATCH = 'application/merge-patch+json';
-const DEFAULT_PRODUCES = [JSON_TYPE];
+import { JSON_TYPE, MERGE_PATCH, type RoutePolicy, routePolicy } from './route-policy.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,17 +22,11 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined;
 }
 
-export function consumesOf(request: FastifyRequest): readonly string[] {
-  const declared = request.routeOptions.config.sol013?.consumes;
-  if (declared) return declared;
-  return request.method === 'PATCH' ? [MERGE_PATCH, JSON_TYPE] : [JSON_TYPE];
-}
-
 /** preParsing hook: runs before any body parser. */
 export async function checkContentType(request: FastifyRequest): Promise<void> {
   if (!hasBody(request)) return;
   const type = mediaTypeOf(request.headers['content-type']);
-  const allowed = consumesOf(request);
+  const allowed = routePolicy(request).consumes;
   if (!type || !allowed.includes(type)) {
     const given = type ? `'${type}'` : 'no Content-Type';
     throw new ApiError(
@@ -45,10 +36,10 @@ export async function checkContentType(request: FastifyRequest): Promise<void> {
   }
 }
 
-/** onRequest hook: picks the response media type or answers 406. */
-export async function checkAccept(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  const produces = request.routeOptions.config.sol013?.produces ?? DEFAULT_PRODUCES;
-  if (produces.includes('*/*')) return;
+/** Picks the response media type or answers 406. */
+export function checkAccept(policy: RoutePolicy, request: FastifyRequest): void {
+  const produces = policy.produces;
+  if (!produces) return;
   const chosen = negotiate(request.headers.accept, produces);
   if (!chosen) {
     throw new ApiError(

@@ -15,15 +15,22 @@ for (const dialect of DIALECTS) {
     test('X-Request-Id: echoed when sane, generated otherwise', async () => {
       const given = await http(server.url, 'GET', '/healthz', { headers: { 'X-Request-Id': 'abc-123' } });
       assert.equal(given.headers.get('x-request-id'), 'abc-123');
-      const insane = await http(server.url, 'GET', '/healthz', { headers: { 'X-Request-Id': 'bad id with spaces' } });
+      const insane = await http(server.url, 'GET', '/healthz', {
+        headers: { 'X-Request-Id': 'bad id with spaces' },
+      });
       assert.match(insane.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
-      const errorToo = await http(server.url, 'GET', '/nothing-here', { headers: { 'X-Request-Id': 'err-1' } });
+      const errorToo = await http(server.url, 'GET', '/nothing-here', {
+        headers: { 'X-Request-Id': 'err-1' },
+      });
       assert.equal(errorToo.headers.get('x-request-id'), 'err-1');
     });
 
     test('/healthz and /readyz', async () => {
       assert.deepEqual((await http(server.url, 'GET', '/healthz')).body, { status: 'ok' });
-      assert.deepEqual((await http(server.url, 'GET', '/readyz')).body, { status: 'ready', database: dialect });
+      assert.deepEqual((await http(server.url, 'GET', '/readyz')).body, {
+        status: 'ready',
+        database: dialect,
+      });
     });
 
     test('/metrics counts requests per route pattern and status', async () => {
@@ -32,9 +39,18 @@ for (const dialect of DIALECTS) {
       const r = await http(server.url, 'GET', '/metrics');
       assert.equal(r.status, 200);
       assert.match(r.headers.get('content-type')!, /^text\/plain/);
-      assert.match(r.text, /bosun_http_requests_total\{method="GET",route="\/vnflcm\/v2\/api_versions",status="200"\} 1/);
-      assert.match(r.text, /bosun_http_requests_total\{method="GET",route="\/vnflcm\/v2\/api_versions",status="400"\} 1/);
-      assert.match(r.text, /bosun_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/vnflcm\/v2\/api_versions"/);
+      assert.match(
+        r.text,
+        /bosun_http_requests_total\{method="GET",route="\/vnflcm\/v2\/api_versions",status="200"\} 1/,
+      );
+      assert.match(
+        r.text,
+        /bosun_http_requests_total\{method="GET",route="\/vnflcm\/v2\/api_versions",status="400"\} 1/,
+      );
+      assert.match(
+        r.text,
+        /bosun_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/vnflcm\/v2\/api_versions"/,
+      );
       assert.match(r.text, /bosun_process_resident_memory_bytes/);
     });
 

@@ -41,7 +41,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await call('GET', path)).body.size, 2, 'a refused PATCH changes nothing');
       const star = await call('PATCH', path, { body: { size: 4 }, headers: { 'If-Match': '*' } });
       assert.equal(star.status, 200);
-      const list = await call('PATCH', path, { body: { size: 5 }, headers: { 'If-Match': `"nope", ${star.headers.get('etag')}` } });
+      const list = await call('PATCH', path, {
+        body: { size: 5 },
+        headers: { 'If-Match': `"nope", ${star.headers.get('etag')}` },
+      });
       assert.equal(list.status, 200);
     });
 
@@ -51,7 +54,10 @@ for (const dialect of DIALECTS) {
         config: { server: { publicUrl: 'https://bosun.example.net/' } },
       });
       try {
-        const r = await http<Widget>(other.url, 'POST', '/fixture/widgets', { headers: V, body: { name: 'g' } });
+        const r = await http<Widget>(other.url, 'POST', '/fixture/widgets', {
+          headers: V,
+          body: { name: 'g' },
+        });
         assert.equal(r.headers.get('location'), `https://bosun.example.net/fixture/widgets/${r.body.id}`);
       } finally {
         await other.close();

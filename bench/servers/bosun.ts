@@ -1,0 +1,35 @@
+/**
+ * Bosun as the benchmarks run it: the real server (default configuration, logs to
+ * /dev/null so that the terminal is not the bottleneck) with the fixture list resource, on the
+ * database named by BOSUN_DATABASE_URL, seeded with BOSUN_BENCH_ROWS widgets. Prints its URL.
+ */
+import { createWriteStream } from 'node:fs';
+import { loadConfig } from '../../src/config/load.ts';
+import { startServer } from '../../src/http/server.ts';
+import { createLogger } from '../../src/logging.ts';
+import { insertWidgets, registerWidgets, widgetRow } from '../../test/support/widgets.ts';
+
+const rows = Number(process.env.BOSUN_BENCH_ROWS ?? '50000');
+const config = loadConfig({ overrides: { server: { port: 0 } } });
+const logger = createLogger(config.log.level, createWriteStream('/dev/null'));
+const server = await startServer(config, { registrars: [registerWidgets], logger });
+const db = server.context.db;
+const existing = await db.kysely
+  // biome-ignore lint/suspicious/noExplicitAny: fixture table
+  .selectFrom('fixture_widgets' as any)
+  .select((eb) => eb.fn.countAll().as('n'))
+  .executeTakeFirstOrThrow();
+if (Number(existing.n) < rows) {
+  const batch = Array.from({ length: rows - Number(existing.n) }, (_, i) =>
+    widgetRow('default', {
+      name: `widget-${i}`,
+      size: i % 1000,
+      enabled: i % 3 !== 0,
+      labels: { tier: i % 2 ? 'gold' : 'silver' },
+      parts: [{ partId: `p${i}`, weight: i % 100 }],
+    }),
+  );
+  await insertWidgets(db, batch);
+}
+process.stdout.write(`${server.url}\n`);
+process.on('SIGTERM', () => server.close().then(() => process.exit(0)));

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
+
+const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
+const exec = promisify(execFile);
+
+async function bosun(args: string[], env: Record<string, string> = {}) {
+  try {
+    const r = await exec(BOSUN, args, { env: { PATH: process.env.PATH, ...env } });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('bosun CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-cli-'));
+  const env = {
+    BOSUN_DATABASE_URL: `sqlite:${join(dir, 'b.db')}`,
+    BOSUN_SECURITY_KEY_FILE: join(dir, 'key'),
+  };
+
+  test('version, human and --json', async () => {
+    const human = await bosun(['version']);
+    assert.equal(human.code, 0);
+    assert.match(human.stdout, /^bosun 0\.1\.0 \(node 24\./);
+    assert.match(human.stdout, /\/vnflcm\/v2\s+2\.0\.0/);
+    const json = JSON.parse((await bosun(['version', '--json'])).stdout);
+    assert.equal(json.bosun, '0.1.0');
+    assert.ok(json.apis.some((a: { api: string }) => a.api === '/vnfpkgm/v2'));
+  });
+
+  test('config show masks secrets; --env lists every variable', async () => {
+    const shown = await bosun(['config', 'show', '--json'], {
+      BOSUN_DATABASE_URL: 'postgres://bosun:hunter2@db/bosun',
+      BOSUN_SECURITY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.doesNotMatch(shown.stdout, /hunter2|AQEBAQ/);
+    assert.equal(JSON.parse(shown.stdout).database.url, 'postgres://bosun:********@db/bosun');
+    const vars = await bosun(['config', 'show', '--env']);
+    assert.match(vars.stdout, /BOSUN_SERVER_PORT\s+server\.port\s+9890/);
+  });
+
+  test('db migrate applies, then has nothing to do', async () => {
+    const first = await bosun(['db', 'migrate'], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /sqlite: applied 0001-foundation/);
+    const again = JSON.parse((await bosun(['db', 'migrate', '--json'], env)).stdout);
+    assert.deepEqual(again.applied, []);
+  });
+
+  test('errors are one line on stderr and a non-zero exit', async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [
+        ['config', 'show'],
+        { BOSUN_SERVER_PORT: 'x' },
+        /^bosun: error: BOSUN_SERVER_PORT: 'x' is not a number\n$/,
+      ],
+      [['serve', '--role', 'chef'], {}, /^bosun: error: --role must be one of all, api, worker\n$/],
+      [
+        ['config', 'show', '-c', join(dir, 'nope.yaml')],
+        {},
+        /^bosun: error: .*nope\.yaml: cannot read configuration file/,
+      ],
+    ];
+    for (const [args, extra, message] of cases) {
+      const r = await bosun(args, extra);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.match(r.stderr, message);
+    }
+    const unknown = await bosun(['frobnicate']);
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.stderr, /unknown command 'frobnicate'/);
+  });
+
+  test('serve refuses an unsafe configuration before listening', async () => {
+    const file = join(dir, 'open.yaml');
+    writeFileSync(file, 'server:\n  bind: 0.0.0.0\n');
+    const r = await bosun(['serve', '-c', file], env);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /server\.bind: '0\.0\.0\.0' is not a loopback address/);
+  });
+
+  test('serve starts, answers, and exits 0 on SIGTERM', async () => {
+    const child = spawn(BOSUN, ['serve', '--port', '0'], { env: { PATH: process.env.PATH, ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 15000);
+      child.stdout.on('data', () => {
+        const m = out.match(/"url":"(http:\/\/[^"]+)"/);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+    });
+    const r = await fetch(`${url}/vnflcm/api_versions`, { headers: { Version: '2.0.0' } });
+    assert.equal(r.status, 200);
+    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    assert.equal(await exit, 0);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const requestLine = lines.find((l) => l.req?.url === '/vnflcm/api_versions');
+    assert.ok(requestLine?.requestId, 'request log lines carry the request id');
+    assert.ok(lines.some((l) => l.msg === 'shutting down'));
+  });
+});
