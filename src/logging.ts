@@ -2,9 +2,9 @@
  * The process logger: JSON lines (pino); the HTTP layer adds requestId to every request line.
  * Request lines carry method, URL and remote address only — never headers, so never tokens.
  */
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
       level,

@@ -1,17 +1,22 @@
 /**
- * Bosun as the benchmarks run it: the real server (default configuration, logs to
- * /dev/null so that the terminal is not the bottleneck) with the fixture list resource, on the
+ * Bosun as the benchmarks run it: the real server (default configuration, info logs written
+ * as in production but to /dev/null, so that the terminal is not the bottleneck) with the fixture list resource, on the
  * database named by BOSUN_DATABASE_URL, seeded with BOSUN_BENCH_ROWS widgets. Prints its URL.
  */
-import { createWriteStream } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
 import { loadConfig } from '../../src/config/load.ts';
 import { startServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logging.ts';
 import { insertWidgets, registerWidgets, widgetRow } from '../../test/support/widgets.ts';
 
 const rows = Number(process.env.BOSUN_BENCH_ROWS ?? '50000');
-const config = loadConfig({ overrides: { server: { port: 0 } } });
-const logger = createLogger(config.log.level, createWriteStream('/dev/null'));
+const dir = mkdtempSync(join(tmpdir(), 'bosun-bench-srv-'));
+const config = loadConfig({ overrides: { server: { port: 0 }, security: { keyFile: join(dir, 'secret.key') } } });
+// The same asynchronous destination as production stdout, pointed at /dev/null.
+const logger = createLogger(config.log.level, pino.destination({ dest: '/dev/null', sync: false }));
 const server = await startServer(config, { registrars: [registerWidgets], logger });
 const db = server.context.db;
 const existing = await db.kysely

@@ -113,7 +113,7 @@ describe('bosun CLI', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const requestLine = lines.find((l) => l.req?.url === '/vnflcm/api_versions');
+    const requestLine = lines.find((l) => l.url === '/vnflcm/api_versions' && l.status === 200);
     assert.ok(requestLine?.requestId, 'request log lines carry the request id');
     assert.ok(lines.some((l) => l.msg === 'shutting down'));
   });

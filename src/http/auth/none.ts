@@ -7,5 +7,5 @@ import type { Authenticator } from './authenticator.ts';
 import { ANONYMOUS_ADMIN } from './caller.ts';
 
 export const noAuthentication: Authenticator = {
-  authenticate: async () => ANONYMOUS_ADMIN,
+  authenticate: () => ANONYMOUS_ADMIN,
 };

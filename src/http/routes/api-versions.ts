@@ -23,24 +23,20 @@ const ApiVersionInformation = {
 } as const;
 
 export function registerApiVersionRoutes(app: FastifyInstance): void {
-  for (const api of API_NAMES) {
+  const resources = [
+    ...API_NAMES.map((api) => ({ api, major: undefined })),
+    ...API_REGISTRY.map((m) => ({ api: m.api, major: m.major })),
+  ];
+  for (const { api, major } of resources) {
+    // Computed once: the registry does not change while the server runs.
+    const body = versionInformation(api, major);
     app.get(
-      `/${api}/api_versions`,
+      `${body.uriPrefix}/api_versions`,
       {
         schema: { response: { 200: ApiVersionInformation } },
-        config: { sol013: { api, versionHeader: 'any', access: 'read' } },
+        config: { sol013: { api, major, versionHeader: 'any', access: 'read' } },
       },
-      async () => versionInformation(api),
-    );
-  }
-  for (const m of API_REGISTRY) {
-    app.get(
-      `/${m.api}/${m.major}/api_versions`,
-      {
-        schema: { response: { 200: ApiVersionInformation } },
-        config: { sol013: { api: m.api, major: m.major, versionHeader: 'any', access: 'read' } },
-      },
-      async () => versionInformation(m.api, m.major),
+      async () => body,
     );
   }
 }

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mediaTypeOf, negotiate } from './media-type.ts';
 import { ApiError } from './problem.ts';
-import { JSON_TYPE, MERGE_PATCH, type RoutePolicy, routePolicy } from './route-policy.ts';
+import { JSON_TYPE, MERGE_PATCH, type RoutePolicy } from './route-policy.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,11 +22,11 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined;
 }
 
-/** preParsing hook: runs before any body parser. */
-export async function checkContentType(request: FastifyRequest): Promise<void> {
+/** Runs before any body parser (onRequest): only headers are needed. */
+export function checkContentType(policy: RoutePolicy, request: FastifyRequest): void {
   if (!hasBody(request)) return;
   const type = mediaTypeOf(request.headers['content-type']);
-  const allowed = routePolicy(request).consumes;
+  const allowed = policy.consumes;
   if (!type || !allowed.includes(type)) {
     const given = type ? `'${type}'` : 'no Content-Type';
     throw new ApiError(

@@ -8,7 +8,7 @@ import { ApiError } from './problem.ts';
 /** Alias the Tacker client sends by mistake (`vnflcm op list --exclude-fields`). */
 const ALIASES: Record<string, string> = { 'exclude-fields': 'exclude_fields' };
 
-export async function checkQueryParams(request: FastifyRequest): Promise<void> {
+export function checkQueryParams(request: FastifyRequest): void {
   const query = request.query as Record<string, unknown> | undefined;
   if (!query) return;
   const schema = request.routeOptions.schema?.querystring as

@@ -41,11 +41,11 @@ for (const dialect of DIALECTS) {
       assert.match(r.headers.get('content-type')!, /^text\/plain/);
       assert.match(
         r.text,
-        /bosun_http_requests_total\{method="GET",route="\/vnflcm\/v2\/api_versions",status="200"\} 1/,
+        /bosun_http_request_duration_seconds_count\{method="GET",route="\/vnflcm\/v2\/api_versions",status="200"\} 1/,
       );
       assert.match(
         r.text,
-        /bosun_http_requests_total\{method="GET",route="\/vnflcm\/v2\/api_versions",status="400"\} 1/,
+        /bosun_http_request_duration_seconds_count\{method="GET",route="\/vnflcm\/v2\/api_versions",status="400"\} 1/,
       );
       assert.match(
         r.text,
