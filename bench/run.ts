@@ -37,7 +37,10 @@ interface Row extends Sample {
   note: string;
 }
 
-async function startProcess(script: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+async function startProcess(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(here, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -55,9 +58,18 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function sample(url: string, connections: number, headers: Record<string, string> = {}): Promise<Sample> {
+async function sample(
+  url: string,
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<Sample> {
   const r = await autocannon({ url, connections, duration, headers });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts + r.non2xx,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -72,8 +84,11 @@ function combine(samples: Sample[]): Sample {
 }
 
 /** Measures each target once per round, targets interleaved, after a warm-up. */
-async function interleaved(targets: { url: string; connections: number; headers?: Record<string, string> }[]) {
-  for (const t of targets) await autocannon({ url: t.url, connections: t.connections, duration: 1, headers: t.headers });
+async function interleaved(
+  targets: { url: string; connections: number; headers?: Record<string, string> }[],
+) {
+  for (const t of targets)
+    await autocannon({ url: t.url, connections: t.connections, duration: 1, headers: t.headers });
   const samples: Sample[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [i, t] of targets.entries()) samples[i].push(await sample(t.url, t.connections, t.headers));
@@ -97,16 +112,29 @@ try {
   });
   const hello = await startProcess('servers/hello.ts');
   const sqlite = await startProcess('servers/bosun.ts', bosunEnv(`sqlite:${join(dir, 'bench.db')}`));
-  const postgres = await startProcess('servers/bosun.ts', bosunEnv(pgServer.url.replace(/\/postgres$/, '/bosun_bench')));
-  children.push(hello.child, sqlite.child, postgres.child);
+  const quiet = await startProcess('servers/bosun.ts', {
+    ...bosunEnv(`sqlite:${join(dir, 'quiet.db')}`),
+    BOSUN_LOG_ACCESS_LOG: 'false',
+    BOSUN_BENCH_ROWS: '0',
+  });
+  const postgres = await startProcess(
+    'servers/bosun.ts',
+    bosunEnv(pgServer.url.replace(/\/postgres$/, '/bosun_bench')),
+  );
+  children.push(hello.child, sqlite.child, quiet.child, postgres.child);
 
-  const [h, vs, vp] = await interleaved([
+  const [h, vs, vq, vp] = await interleaved([
     { url: `${hello.url}/`, connections: 10 },
     { url: `${sqlite.url}/vnflcm/api_versions`, connections: 10, headers: V2 },
+    { url: `${quiet.url}/vnflcm/api_versions`, connections: 10, headers: V2 },
     { url: `${postgres.url}/vnflcm/api_versions`, connections: 10, headers: V2 },
   ]);
   rows.push({ name: 'fastify hello-world (yardstick)', connections: 10, ...h, note: '' });
-  for (const [dialect, s] of [['sqlite', vs], ['postgres', vp]] as const) {
+  for (const [dialect, s] of [
+    ['sqlite', vs],
+    ['sqlite, log.accessLog false', vq],
+    ['postgres', vp],
+  ] as const) {
     const pct = ((s.rps / h.rps) * 100).toFixed(0);
     rows.push({
       name: `GET /vnflcm/api_versions [${dialect}]`,
@@ -119,12 +147,29 @@ try {
   const lists: [string, string, number, string][] = [
     [`first page (100 of ${rowCount.toLocaleString('en')} rows)`, '', 1, 'target p99 < 20 ms'],
     [`first page (100 of ${rowCount.toLocaleString('en')} rows)`, '', 10, 'throughput at 10 connections'],
-    ['  + filter pushed into SQL', `?filter=${encodeURIComponent('(eq,enabled,true);(gte,size,500)')}`, 1, 'target p99 < 20 ms'],
-    ['  + filter in memory, all_fields', `?filter=${encodeURIComponent('(eq,labels/tier,gold)')}&all_fields`, 1, 'target p99 < 20 ms'],
+    [
+      '  + filter pushed into SQL',
+      `?filter=${encodeURIComponent('(eq,enabled,true);(gte,size,500)')}`,
+      1,
+      'target p99 < 20 ms',
+    ],
+    [
+      '  + filter in memory, all_fields',
+      `?filter=${encodeURIComponent('(eq,labels/tier,gold)')}&all_fields`,
+      1,
+      'target p99 < 20 ms',
+    ],
   ];
-  for (const [dialect, server] of [['sqlite', sqlite], ['postgres', postgres]] as const) {
+  for (const [dialect, server] of [
+    ['sqlite', sqlite],
+    ['postgres', postgres],
+  ] as const) {
     const results = await interleaved(
-      lists.map(([, query, connections]) => ({ url: `${server.url}/fixture/widgets${query}`, connections, headers: V2 })),
+      lists.map(([, query, connections]) => ({
+        url: `${server.url}/fixture/widgets${query}`,
+        connections,
+        headers: V2,
+      })),
     );
     for (const [i, [name, , connections, note]] of lists.entries()) {
       rows.push({ name: `${name} [${dialect}]`, connections, ...results[i], note });
@@ -136,12 +181,27 @@ try {
 }
 
 const header = ['benchmark', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'note'];
-const table = rows.map((r) => [r.name, String(r.connections), r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.errors), r.note]);
+const table = rows.map((r) => [
+  r.name,
+  String(r.connections),
+  r.rps.toFixed(0),
+  String(r.p50),
+  String(r.p99),
+  String(r.errors),
+  r.note,
+]);
 const widths = header.map((hd, i) => Math.max(hd.length, ...table.map((t) => t[i].length)));
-const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+const line = (cells: string[]) =>
+  cells
+    .map((c, i) => c.padEnd(widths[i]))
+    .join('  ')
+    .trimEnd();
 process.stdout.write(
   `\nBosun foundation benchmarks — autocannon on loopback, median of ${rounds} interleaved ${duration} s runs\n\n`,
 );
-process.stdout.write(`${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${table.map(line).join('\n')}\n`);
+process.stdout.write(
+  `${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${table.map(line).join('\n')}\n`,
+);
 const failures = rows.filter((r) => r.errors > 0);
-if (failures.length) process.stdout.write(`\nWARNING: ${failures.length} benchmark(s) saw errors or non-2xx answers\n`);
+if (failures.length)
+  process.stdout.write(`\nWARNING: ${failures.length} benchmark(s) saw errors or non-2xx answers\n`);

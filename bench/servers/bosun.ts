@@ -6,17 +6,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { loadConfig } from '../../src/config/load.ts';
 import { startServer } from '../../src/http/server.ts';
-import { createLogger } from '../../src/logging.ts';
+import { bufferedDestination, createLogger } from '../../src/logging.ts';
 import { insertWidgets, registerWidgets, widgetRow } from '../../test/support/widgets.ts';
 
 const rows = Number(process.env.BOSUN_BENCH_ROWS ?? '50000');
 const dir = mkdtempSync(join(tmpdir(), 'bosun-bench-srv-'));
-const config = loadConfig({ overrides: { server: { port: 0 }, security: { keyFile: join(dir, 'secret.key') } } });
-// The same asynchronous destination as production stdout, pointed at /dev/null.
-const logger = createLogger(config.log.level, pino.destination({ dest: '/dev/null', sync: false }));
+const config = loadConfig({
+  overrides: { server: { port: 0 }, security: { keyFile: join(dir, 'secret.key') } },
+});
+// The same destination as production stdout, pointed at /dev/null.
+const logger = createLogger(config.log.level, bufferedDestination('/dev/null'));
 const server = await startServer(config, { registrars: [registerWidgets], logger });
 const db = server.context.db;
 const existing = await db.kysely

@@ -126,6 +126,10 @@ export const ConfigSchema = Type.Object(
           ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
           { default: 'info' },
         ),
+        accessLog: Type.Boolean({
+          default: true,
+          description: 'one info line per request (method, URL, route, status, duration, request id)',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -12,8 +12,8 @@ import type { Authenticator } from './auth/authenticator.ts';
 import { authorize } from './auth/authorize.ts';
 import { type Readiness, registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
-import { AccessLog } from './ops/request-log.ts';
 import { requestIdOf } from './ops/request-id.ts';
+import { AccessLog } from './ops/request-log.ts';
 import { registerApiVersionRoutes } from './routes/api-versions.ts';
 import { checkAccept, checkContentType, registerBodyParsers } from './sol013/content-negotiation.ts';
 import { registerErrorHandling } from './sol013/errors.ts';
@@ -47,7 +47,7 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
   const app = Fastify({
     loggerInstance: ctx.logger,
     genReqId: requestIdOf,
-    logController: new AccessLog(),
+    logController: new AccessLog(config.log.accessLog),
     bodyLimit: config.server.bodyLimit,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: true } },
@@ -55,6 +55,7 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
   }) as unknown as FastifyInstance;
   app.decorate('bosun', ctx);
   app.decorateRequest('caller', undefined as never);
+  app.decorateRequest('policy', undefined);
 
   registerErrorHandling(app);
   registerBodyParsers(app);
@@ -66,7 +67,7 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
     const afterAuth = () => {
       checkVersionHeader(policy, request, reply);
       checkAccept(policy, request);
-      checkQueryParams(request);
+      checkQueryParams(policy, request);
       checkContentType(policy, request);
     };
     try {
@@ -75,14 +76,19 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
       setDefaultVersion(policy, reply);
       const query = request.url.indexOf('?');
       if (query >= 0 && request.url.length - query > config.server.maxQueryLength) {
-        throw new ApiError(400, `The query string is longer than ${config.server.maxQueryLength} characters.`);
+        throw new ApiError(
+          400,
+          `The query string is longer than ${config.server.maxQueryLength} characters.`,
+        );
       }
       const pending = authorize(ctx.authenticator, policy, request);
       if (pending) {
-        pending.then(() => {
-          afterAuth();
-          done();
-        }).catch(done);
+        pending
+          .then(() => {
+            afterAuth();
+            done();
+          })
+          .catch(done);
         return;
       }
       afterAuth();

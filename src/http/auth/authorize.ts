@@ -16,7 +16,11 @@ function admit(policy: RoutePolicy, request: FastifyRequest, caller: Caller): vo
     throw new ApiError(
       403,
       `The access token does not grant this operation; it needs one of the scopes: ${needed.join(', ')}.`,
-      { headers: { 'WWW-Authenticate': `Bearer realm="bosun", error="insufficient_scope", scope="${needed.join(' ')}"` } },
+      {
+        headers: {
+          'WWW-Authenticate': `Bearer realm="bosun", error="insufficient_scope", scope="${needed.join(' ')}"`,
+        },
+      },
     );
   }
 }

@@ -19,7 +19,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
   const series = new Map<string, { observe(value: number): void }>();
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, not the URL: ids must not explode label cardinality.
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = request.policy?.route ?? 'unmatched';
     const key = `${request.method} ${reply.statusCode} ${route}`;
     let child = series.get(key);
     if (!child) {
@@ -29,9 +29,13 @@ export function registerMetrics(app: FastifyInstance): Registry {
     child.observe(reply.elapsedTime / 1000);
     done();
   });
-  app.get('/metrics', { config: { sol013: { access: 'public', produces: ['*/*'] } } }, async (_req, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    { config: { sol013: { access: 'public', produces: ['*/*'] } } },
+    async (_req, reply) => {
+      reply.type(registry.contentType);
+      return registry.metrics();
+    },
+  );
   return registry;
 }

@@ -6,17 +6,26 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 export class AccessLog extends LogController {
-  constructor() {
+  readonly #enabled: boolean;
+
+  /** Disabled, only requests that end in an error are logged. */
+  constructor(enabled: boolean) {
     super({ requestIdLogLabel: 'requestId' });
+    this.#enabled = enabled;
   }
 
   override incomingRequest(): void {}
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (!error && !this.#enabled) return;
     const line = {
       method: request.method,
       url: request.url,
-      route: request.routeOptions.url,
+      route: request.policy?.route,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
       remote: request.ip,

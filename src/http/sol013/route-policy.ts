@@ -12,7 +12,11 @@ export const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
 
 export interface RoutePolicy {
+  /** The route pattern (metrics, logs); 'unmatched' for the 404/405 handler. */
+  route: string;
   declared: Sol013RouteConfig | undefined;
+  /** Query parameters the route's querystring schema declares. */
+  queryParams: readonly string[];
   /** The API majors the route belongs to; undefined for unversioned routes. */
   majors: ApiMajor[] | undefined;
   supportedVersions: readonly string[];
@@ -38,7 +42,13 @@ function newest(versions: string[]): string | undefined {
     .at(-1);
 }
 
-function compile(declared: Sol013RouteConfig | undefined, method: string, adminScope: string): RoutePolicy {
+function compile(
+  route: string,
+  querystring: { properties?: Record<string, unknown> } | undefined,
+  declared: Sol013RouteConfig | undefined,
+  method: string,
+  adminScope: string,
+): RoutePolicy {
   const majors = declared?.api
     ? declared.major
       ? [findMajor(declared.api, declared.major)].filter((m): m is ApiMajor => m !== undefined)
@@ -49,7 +59,9 @@ function compile(declared: Sol013RouteConfig | undefined, method: string, adminS
   }
   const produces = declared?.produces ?? [JSON_TYPE];
   return {
+    route,
     declared,
+    queryParams: Object.keys(querystring?.properties ?? {}),
     majors,
     supportedVersions: majors?.flatMap((m) => m.versions) ?? [],
     defaultVersion: majors ? newest(majors.map(currentVersion)) : undefined,
@@ -60,8 +72,16 @@ function compile(declared: Sol013RouteConfig | undefined, method: string, adminS
   };
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the request hook; read it instead of request.routeOptions (which allocates). */
+    policy: RoutePolicy | undefined;
+  }
+}
+
 export function routePolicy(request: FastifyRequest): RoutePolicy {
-  const config = request.routeOptions.config;
+  const options = request.routeOptions;
+  const config = options.config;
   let byMethod = cache.get(config);
   if (!byMethod) {
     byMethod = new Map();
@@ -70,9 +90,12 @@ export function routePolicy(request: FastifyRequest): RoutePolicy {
   let policy = byMethod.get(request.method);
   if (!policy) {
     // An unmatched path (the 404/405 handler) is public, so that it answers 404/405, not 401.
-    const declared = request.routeOptions.url === undefined ? { access: 'public' as const } : config.sol013;
-    policy = compile(declared, request.method, request.server.bosun.config.auth.oauth2.adminScope);
+    const declared = options.url === undefined ? { access: 'public' as const } : config.sol013;
+    const querystring = options.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+    const { adminScope } = request.server.bosun.config.auth.oauth2;
+    policy = compile(options.url ?? 'unmatched', querystring, declared, request.method, adminScope);
     byMethod.set(request.method, policy);
   }
+  request.policy = policy;
   return policy;
 }
