@@ -9,7 +9,7 @@ const ROLES: Role[] = ['all', 'api', 'worker'];
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('run the Bosun server (API, worker and web UI in one process by default)')
+    .description('run the Bosun server (API and worker in one process by default)')
     .option('-c, --config <file>', 'YAML configuration file (default: $BOSUN_CONFIG, then ./bosun.yaml)')
     .option('--role <role>', 'all | api | worker', 'all')
     .option('--port <port>', 'override server.port')
