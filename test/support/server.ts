@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Config, loadConfig } from '../../src/config/load.ts';
+import { type Config, deepMerge, loadConfig } from '../../src/config/load.ts';
 import type { RouteRegistrar } from '../../src/http/app.ts';
 import { type RunningServer, startServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logging.ts';
@@ -35,18 +35,6 @@ export function testConfig(databaseUrl: string, extra: Record<string, unknown> =
     log: { level: process.env.BOSUN_TEST_LOG ?? 'silent' },
   };
   return loadConfig({ env: {}, overrides: deepMerge(base, extra) });
-}
-
-function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const cur = out[k];
-    out[k] =
-      v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object'
-        ? deepMerge(cur as Record<string, unknown>, v as Record<string, unknown>)
-        : v;
-  }
-  return out;
 }
 
 export async function startTestServer(
