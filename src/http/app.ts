@@ -10,6 +10,7 @@ import type { ServerKeys } from '../security/server-keys.ts';
 import type { Database } from '../store/db/database.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { authorize } from './auth/authorize.ts';
+import { registerApiDocs } from './ops/api-docs.ts';
 import { type Readiness, registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
 import { requestIdOf } from './ops/request-id.ts';
@@ -98,6 +99,7 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
     }
   });
 
+  await registerApiDocs(app);
   registerMetrics(app);
   registerHealth(app, ctx.db, ctx.readiness);
   registerApiVersionRoutes(app);

@@ -199,6 +199,33 @@ export async function registerWidgets(app: FastifyInstance): Promise<void> {
     await k().deleteFrom('fixture_widgets').where('id', '=', id).execute();
     return reply.code(204).send();
   });
+  // Any status through ApiError: each renders as ProblemDetails.
+  app.get('/fixture/status/:code', { config: { sol013 } }, async (request) => {
+    const code = Number((request.params as { code: string }).code);
+    throw new ApiError(code, `Fixture failure ${code}.`);
+  });
+  // Documents in several media types, chosen by Accept (like a VNFD: zip or text/plain).
+  app.get(
+    '/fixture/document',
+    { config: { sol013: { ...sol013, produces: ['application/zip', 'text/plain'] } } },
+    async (request, reply) =>
+      request.negotiatedType === 'text/plain'
+        ? reply.type('text/plain').send('tosca_definitions_version: tosca_simple_yaml_1_3\n')
+        : reply.type('application/zip').send(Buffer.from('PK\x05\x06' + '\0'.repeat(18), 'binary')),
+  );
+  // A raw binary upload (like package content): only application/zip is accepted.
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/zip', (_request, payload, done) => done(null, payload));
+    scope.put(
+      '/fixture/upload',
+      { config: { sol013: { ...sol013, consumes: ['application/zip'], produces: ['*/*'] } } },
+      async (request, reply) => {
+        let size = 0;
+        for await (const chunk of request.body as AsyncIterable<Buffer>) size += chunk.length;
+        return reply.code(202).send({ size });
+      },
+    );
+  });
   // A route that always fails unexpectedly: the 500 must not leak the exception.
   app.get('/fixture/crash', { config: { sol013 } }, async () => {
     throw new Error('secret internal detail at /srv/bosun/db.ts:42');

@@ -79,3 +79,24 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('OpenAPI document', () => {
+  test('/api-docs describes the routes from their schemas', async () => {
+    const server = await startTestServer('sqlite');
+    try {
+      const r = await http<{ openapi: string; paths: Record<string, Record<string, { responses: object }>> }>(
+        server.url,
+        'GET',
+        '/api-docs',
+      );
+      assert.equal(r.status, 200);
+      assert.match(r.body.openapi, /^3\./);
+      const versions = r.body.paths['/vnflcm/v2/api_versions'];
+      assert.ok(versions?.get, 'api_versions is documented');
+      assert.ok(JSON.stringify(versions.get.responses).includes('apiVersions'));
+      assert.equal(r.body.paths['/api-docs'], undefined);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -152,3 +152,51 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('every error status renders as ProblemDetails', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer('sqlite', { registrars: [registerWidgets] });
+  });
+  after(() => server.close());
+
+  test('400 401 403 404 405 406 409 412 413 415 416 422 500 503', async () => {
+    for (const code of [400, 401, 403, 404, 405, 406, 409, 412, 413, 415, 416, 422, 500, 503]) {
+      const r = await http(server.url, 'GET', `/fixture/status/${code}`, { headers: V });
+      assert.ok(isProblem(r, code), `${code}: ${r.text}`);
+      assert.equal(r.headers.get('version'), '2.0.0');
+      if (code === 503) assert.ok(r.headers.get('retry-after'), '503 carries Retry-After');
+    }
+  });
+
+  test('media types chosen by Accept; 406 when none fits', async () => {
+    const text = await http(server.url, 'GET', '/fixture/document', {
+      headers: { ...V, Accept: 'text/plain' },
+    });
+    assert.equal(text.headers.get('content-type'), 'text/plain');
+    const zip = await http(server.url, 'GET', '/fixture/document', {
+      headers: { ...V, Accept: 'application/zip' },
+    });
+    assert.equal(zip.headers.get('content-type'), 'application/zip');
+    const both = await http(server.url, 'GET', '/fixture/document', {
+      headers: { ...V, Accept: 'text/plain;q=0.5, application/zip' },
+    });
+    assert.equal(both.headers.get('content-type'), 'application/zip');
+    const json = await http(server.url, 'GET', '/fixture/document', {
+      headers: { ...V, Accept: 'application/json' },
+    });
+    assert.ok(isProblem(json, 406));
+  });
+
+  test('a raw zip upload streams in; JSON on a zip route → 415', async () => {
+    const body = Buffer.alloc(300_000, 7);
+    const ok = await http(server.url, 'PUT', '/fixture/upload', {
+      headers: { ...V, 'Content-Type': 'application/zip', Accept: 'application/zip' },
+      body,
+    });
+    assert.equal(ok.status, 202);
+    assert.deepEqual(ok.body, { size: body.length });
+    const wrong = await http(server.url, 'PUT', '/fixture/upload', { headers: V, body: { a: 1 } });
+    assert.ok(isProblem(wrong, 415));
+  });
+});
