@@ -77,10 +77,9 @@ class NodeSqliteDriver implements Driver {
   }
 
   async init(): Promise<void> {
-    this.#db = new DatabaseSync(this.#file);
-    this.#db.exec(
-      'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;',
-    );
+    // The busy timeout first: switching to WAL itself waits for other processes' locks.
+    this.#db = new DatabaseSync(this.#file, { timeout: 10000 });
+    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
     this.#connection = new NodeSqliteConnection(this.#db);
   }
 
