@@ -5,7 +5,7 @@
  * Prints a table with the issue's targets and Tacker's measured numbers
  * (shared/reference/tacker-baseline.md).
  *
- * BOSUN_BENCH_DURATION (s per run, default 5), BOSUN_BENCH_ROUNDS (default 3),
+ * BOSUN_BENCH_DURATION (s per run, default 5), BOSUN_BENCH_ROUNDS (default 4),
  * BOSUN_BENCH_ROWS (default 50000).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -19,7 +19,7 @@ import pg from 'pg';
 import { startTempPostgres } from '../scripts/postgres.ts';
 
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
-const rounds = Number(process.env.BOSUN_BENCH_ROUNDS ?? '3');
+const rounds = Number(process.env.BOSUN_BENCH_ROUNDS ?? '4');
 const rowCount = Number(process.env.BOSUN_BENCH_ROWS ?? '50000');
 const here = new URL('.', import.meta.url).pathname;
 const V2 = { Version: '2.0.0' };
@@ -91,7 +91,12 @@ async function interleaved(
     await autocannon({ url: t.url, connections: t.connections, duration: 1, headers: t.headers });
   const samples: Sample[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, t] of targets.entries()) samples[i].push(await sample(t.url, t.connections, t.headers));
+    // Each round starts at another target, so that no target always runs in the same slot.
+    for (let k = 0; k < targets.length; k++) {
+      const i = (k + round) % targets.length;
+      const t = targets[i];
+      samples[i].push(await sample(t.url, t.connections, t.headers));
+    }
   }
   return samples.map(combine);
 }
