@@ -2,6 +2,12 @@
 import { CommanderError } from 'commander';
 import { createProgram } from './cli/program.ts';
 
+// Output piped into a reader that stops early (`bosun … | head`) is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 async function main(): Promise<void> {
   try {
     await createProgram().parseAsync(process.argv);

@@ -4,6 +4,7 @@ import { BOSUN_VERSION } from '../version.ts';
 import { registerAuthClient } from './commands/auth-client.ts';
 import { registerConfig } from './commands/config-show.ts';
 import { registerDb } from './commands/db.ts';
+import { registerPackage } from './commands/package.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerVersion } from './commands/version.ts';
 
@@ -16,6 +17,7 @@ export function createProgram(): Command {
   registerServe(program);
   registerDb(program);
   registerAuthClient(program);
+  registerPackage(program);
   registerConfig(program);
   registerVersion(program);
   return program;

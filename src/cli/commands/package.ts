@@ -1,0 +1,93 @@
+/**
+ * `bosun package lint <dir|zip>` — everything onboarding checks, offline, with every problem
+ * and a summary of what was understood; `bosun package build <dir> -o <zip>` — zips a package
+ * folder and writes the manifest's hashes.
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { buildPackage } from '../../vnfd/csar/build.ts';
+import { formatDiagnostic } from '../../vnfd/diagnostics.ts';
+import type { Vnfd } from '../../vnfd/model/vnfd.ts';
+import { readPackage } from '../../vnfd/read-package.ts';
+import { CliError, emit, printJson } from '../output.ts';
+
+const POLICIES = ['off', 'verify-if-present', 'required'] as const;
+
+function summary(vnfd: Vnfd): string[] {
+  const v = vnfd.vnf;
+  const lines = [
+    `vnfdId       ${v.descriptorId}`,
+    `provider     ${v.provider}`,
+    `product      ${v.productName} ${v.softwareVersion} (VNFD ${v.descriptorVersion})`,
+  ];
+  for (const f of vnfd.flavours) {
+    lines.push(`flavour      ${f.flavourId}${f.description ? ` — ${f.description}` : ''}`);
+    for (const vdu of f.vdus) {
+      const { minNumberOfInstances: min, maxNumberOfInstances: max } = vdu.vduProfile;
+      lines.push(
+        `  VDU        ${vdu.id} (${vdu.name}) instances ${min}..${max}${vdu.swImage ? `, image ${vdu.swImage}` : ''}`,
+      );
+    }
+    for (const a of f.scalingAspects) lines.push(`  aspect     ${a.id} max scale level ${a.maxScaleLevel}`);
+    for (const level of f.instantiationLevels?.levels ?? []) lines.push(`  level      ${level.id}`);
+    const hooks = f.lcmOperations.map((o) => o.name);
+    if (hooks.length) lines.push(`  hooks      ${hooks.join(', ')}`);
+  }
+  for (const image of vnfd.softwareImages) {
+    lines.push(
+      `image        ${image.flavourId}/${image.id}: ${image.name} ${image.version} ${image.diskFormat}, ${image.size} bytes, ${image.imagePath || '(no file)'}`,
+    );
+  }
+  for (const artifact of vnfd.additionalArtifacts) lines.push(`artifact     ${artifact.artifactPath}`);
+  return lines;
+}
+
+export function registerPackage(program: Command): void {
+  const pkg = program.command('package').description('VNF packages (SOL004 CSARs)');
+  pkg
+    .command('lint <path>')
+    .description('check a package directory or CSAR zip offline: exit 0 when valid, 1 when not')
+    .option('--json', 'print JSON')
+    .option('--signature-policy <policy>', `${POLICIES.join(' | ')}`, 'verify-if-present')
+    .option(
+      '--trust-anchor <pem-file>',
+      'trusted CA certificate (repeat for several)',
+      (f: string, all: string[]) => [...all, f],
+      [] as string[],
+    )
+    .action(
+      async (path: string, opts: { json?: boolean; signaturePolicy: string; trustAnchor: string[] }) => {
+        if (!POLICIES.includes(opts.signaturePolicy as (typeof POLICIES)[number])) {
+          throw new CliError(`--signature-policy must be one of ${POLICIES.join(', ')}`);
+        }
+        const trustAnchors = opts.trustAnchor.map((f) => readFileSync(f, 'utf8'));
+        const report = await readPackage(path, {
+          signaturePolicy: opts.signaturePolicy as (typeof POLICIES)[number],
+          trustAnchors,
+        });
+        emit(opts.json, { valid: report.valid, diagnostics: report.diagnostics, vnfd: report.vnfd }, () => {
+          for (const d of report.diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');
+          if (report.vnfd) process.stdout.write(summary(report.vnfd).join('\n') + '\n');
+          const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
+          const warnings = report.diagnostics.length - errors;
+          process.stdout.write(
+            `${path}: ${report.valid ? 'valid' : 'INVALID'} (${errors} error(s), ${warnings} warning(s))\n`,
+          );
+        });
+        if (!report.valid) process.exitCode = 1;
+      },
+    );
+  pkg
+    .command('build <dir>')
+    .description("zip a package directory, writing or updating the manifest's hashes")
+    .requiredOption('-o, --output <zip>', 'the CSAR to write')
+    .option('--json', 'print JSON')
+    .action(async (dir: string, opts: { output: string; json?: boolean }) => {
+      const result = await buildPackage(dir, opts.output);
+      if (opts.json) return printJson(result);
+      process.stdout.write(
+        `${opts.output}: ${result.entries} files${result.manifest ? `, manifest ${result.manifest}` : ''}\n`,
+      );
+      for (const path of result.updated) process.stdout.write(`  hash written for ${path}\n`);
+    });
+}

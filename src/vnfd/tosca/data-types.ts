@@ -1,0 +1,204 @@
+/**
+ * Checks a value against a TOSCA type (primitive, list/map with entry_schema, scalar-unit, or a
+ * data type, recursively) and its constraints, and applies data-type property defaults. Values
+ * that are still intrinsic function calls (e.g. `get_input` of an input without a value) cannot be
+ * checked and are left as they are.
+ */
+import type { Diagnostics, Location } from '../diagnostics.ts';
+import { checkConstraints, show } from './constraints.ts';
+import { isFunctionCall } from './functions.ts';
+import type { PropertyDefinition } from './model.ts';
+import { PRIMITIVE_TYPES } from './normative-types.ts';
+import { parseScalarUnit, SCALAR_TYPES, unitsOf } from './scalar-units.ts';
+import { isMap, type Registry } from './type-registry.ts';
+import { copyLoc, valueLoc } from './yaml-source.ts';
+
+export interface ValueSchema {
+  type: string;
+  entrySchema?: { type: string; constraints?: unknown[] };
+  constraints?: unknown[];
+}
+
+export interface ValueContext {
+  registry: Registry;
+  diags: Diagnostics;
+}
+
+/**
+ * Validates `value` (written at `at`) against `schema`; `what` names it in messages (e.g.
+ * `property "provider" of node template "VNF"`). Returns the value with data-type defaults added.
+ */
+export function checkValue(
+  value: unknown,
+  schema: ValueSchema,
+  what: string,
+  at: Location,
+  ctx: ValueContext,
+): unknown {
+  if (isFunctionCall(value)) return value;
+  const checked = checkType(value, schema.type, what, at, ctx);
+  if (!checked.ok) return value;
+  if (schema.constraints && schema.constraints.length > 0) {
+    constrain(checked.value, schema.constraints, schema.type, what, at, ctx);
+  }
+  const out = checked.value;
+  if (schema.type === 'list' && Array.isArray(out) && schema.entrySchema) {
+    const entry = schema.entrySchema;
+    return copyLoc(
+      out.map((item, i) => checkValue(item, entry, `${what}[${i}]`, valueLoc(out, i) ?? at, ctx)),
+      out,
+    );
+  }
+  if (schema.type === 'map' && isMap(out) && schema.entrySchema) {
+    const entry = schema.entrySchema;
+    const res: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(out)) {
+      defineEntry(res, k, checkValue(v, entry, `${what}.${k}`, valueLoc(out, k) ?? at, ctx));
+    }
+    return copyLoc(res, out);
+  }
+  return out;
+}
+
+/**
+ * Checks a map of property assignments against property definitions: unknown names, missing
+ * required ones, defaults applied. `owner` names the holder in messages. Returns the values.
+ */
+export function checkProperties(
+  values: Record<string, unknown> | undefined,
+  defs: Record<string, PropertyDefinition>,
+  owner: string,
+  at: Location,
+  ctx: ValueContext,
+  options: { applyDefaults?: boolean; checkRequired?: boolean; missingSeverity?: 'error' | 'warning' } = {},
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const given = values ?? {};
+  for (const [name, v] of Object.entries(given)) {
+    const def = defs[name];
+    const loc = valueLoc(given, name) ?? at;
+    if (!def) {
+      ctx.diags.error(
+        'TOSCA_UNKNOWN_PROPERTY',
+        `${owner} has no property ${name} (known: ${Object.keys(defs).join(', ') || 'none'})`,
+        loc,
+      );
+      continue;
+    }
+    defineEntry(out, name, checkValue(v, def, `property ${name} of ${owner}`, loc, ctx));
+  }
+  for (const [name, def] of Object.entries(defs)) {
+    if (name in given) continue;
+    if (def.default !== undefined && options.applyDefaults !== false) {
+      defineEntry(
+        out,
+        name,
+        checkValue(def.default, def, `default of property ${name} of ${owner}`, at, ctx),
+      );
+    } else if (def.required && options.checkRequired !== false) {
+      const message = `${owner} is missing the required property ${name}`;
+      if (options.missingSeverity === 'warning') ctx.diags.warning('TOSCA_MISSING_PROPERTY', message, at);
+      else ctx.diags.error('TOSCA_MISSING_PROPERTY', message, at);
+    }
+  }
+  return copyLoc(out, values);
+}
+
+type Checked = { ok: true; value: unknown } | { ok: false };
+
+function checkType(value: unknown, type: string, what: string, at: Location, ctx: ValueContext): Checked {
+  const wrong = (expected: string): Checked => {
+    ctx.diags.error('TOSCA_WRONG_TYPE', `${what}: ${show(value)} is not ${expected}`, at);
+    return { ok: false };
+  };
+  const scalar = SCALAR_TYPES[type];
+  if (scalar) {
+    return parseScalarUnit(value, scalar)
+      ? { ok: true, value }
+      : wrong(`a ${type} (a number and one of the units ${unitsOf(scalar)}, e.g. "1 GB")`);
+  }
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? { ok: true, value } : wrong('a string');
+    case 'integer':
+      // tosca-parser accepts integers written as strings; so do we (the value is kept as written).
+      return (typeof value === 'number' && Number.isInteger(value)) ||
+        (typeof value === 'string' && /^[+-]?\d+$/.test(value.trim()))
+        ? { ok: true, value }
+        : wrong('an integer');
+    case 'float':
+      return typeof value === 'number' ||
+        (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+        ? { ok: true, value }
+        : wrong('a number');
+    case 'boolean':
+      return typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value))
+        ? { ok: true, value }
+        : wrong('a boolean');
+    case 'timestamp':
+      return value instanceof Date || (typeof value === 'string' && !Number.isNaN(Date.parse(value)))
+        ? { ok: true, value }
+        : wrong('a timestamp');
+    case 'version':
+      return (typeof value === 'string' && /^\d+(\.\d+){0,2}([.-][0-9A-Za-z_.-]+)?$/.test(value)) ||
+        (typeof value === 'number' && value >= 0)
+        ? { ok: true, value }
+        : wrong('a version (major.minor.fix[.qualifier-build])');
+    case 'range':
+      return Array.isArray(value) &&
+        value.length === 2 &&
+        Number.isInteger(value[0]) &&
+        (Number.isInteger(value[1]) || value[1] === 'UNBOUNDED')
+        ? { ok: true, value }
+        : wrong('a range [min, max]');
+    case 'list':
+      return Array.isArray(value) ? { ok: true, value } : wrong('a list');
+    case 'map':
+      return isMap(value) ? { ok: true, value } : wrong('a map');
+    case 'any':
+      return { ok: true, value };
+    case 'null':
+      return value === null ? { ok: true, value } : wrong('null');
+  }
+  const dt = ctx.registry.lookup(type, 'data');
+  if (!dt) {
+    // The unknown type itself is reported where it is declared.
+    return { ok: false };
+  }
+  const chain = ctx.registry.chain(dt.name);
+  const primitive = chain.find((t) => PRIMITIVE_TYPES.has(t));
+  if (primitive) {
+    // A data type refining a primitive (e.g. PortDef: integer in 1..65535).
+    const base = checkType(value, primitive, what, at, ctx);
+    if (!base.ok) return base;
+    for (const t of chain) {
+      const c = ctx.registry.get(t)?.definition.constraints;
+      if (Array.isArray(c)) constrain(value, c, primitive, what, at, ctx);
+    }
+    return base;
+  }
+  if (!isMap(value)) return wrong(`a map (data type ${dt.name})`);
+  const props = checkProperties(value, dt.properties, `${what} (data type ${dt.name})`, at, ctx);
+  const ownConstraints = dt.definition.constraints;
+  if (Array.isArray(ownConstraints)) constrain(props, ownConstraints, 'map', what, at, ctx);
+  return { ok: true, value: props };
+}
+
+function constrain(
+  value: unknown,
+  constraints: unknown[],
+  type: string,
+  what: string,
+  at: Location,
+  ctx: ValueContext,
+) {
+  for (const p of checkConstraints(value, constraints, SCALAR_TYPES[type])) {
+    if (p.malformed) ctx.diags.warning('TOSCA_BAD_CONSTRAINT', `${what}: ${p.message}`, at);
+    else ctx.diags.error('TOSCA_CONSTRAINT', `${what}: value ${show(value)} ${p.message}`, at);
+  }
+}
+
+/** Sets a key without tripping over `__proto__` and friends. */
+export function defineEntry(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}

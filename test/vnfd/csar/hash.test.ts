@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { describe, test } from 'node:test';
+import type { HashAlgorithm } from '../../../src/vnfd/csar/csar-info.ts';
+import { hashFile, hashStream, normaliseAlgorithm } from '../../../src/vnfd/csar/hash.ts';
+import type { PackageFiles } from '../../../src/vnfd/csar/package-files.ts';
+import { PackageReadError } from '../../../src/vnfd/csar/package-files.ts';
+
+// FIPS 180-4 example vectors for "abc".
+const ABC: Record<HashAlgorithm, string> = {
+  'sha-224': '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7',
+  'sha-256': 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+  'sha-384':
+    'cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7',
+  'sha-512':
+    'ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f',
+};
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+describe('normaliseAlgorithm', () => {
+  for (const bits of ['224', '256', '384', '512']) {
+    for (const written of [
+      `SHA-${bits}`,
+      `sha-${bits}`,
+      `SHA${bits}`,
+      `sha${bits}`,
+      `Sha-${bits}`,
+      ` SHA-${bits} `,
+    ]) {
+      test(`${JSON.stringify(written)} → sha-${bits}`, () => {
+        assert.equal(normaliseAlgorithm(written), `sha-${bits}`);
+      });
+    }
+  }
+  for (const written of [
+    'MD5',
+    'SHA-1',
+    'sha1',
+    'SHA3-256',
+    'sha-255',
+    'sha--256',
+    'SHA_256',
+    '',
+    'sha-256x',
+  ]) {
+    test(`${JSON.stringify(written)} is not a SOL004 algorithm`, () => {
+      assert.equal(normaliseAlgorithm(written), undefined);
+    });
+  }
+});
+
+describe('hashStream', () => {
+  for (const [algorithm, digest] of Object.entries(ABC) as [HashAlgorithm, string][]) {
+    test(`${algorithm} of "abc" split across chunks`, async () => {
+      assert.equal(await hashStream(Readable.from([Buffer.from('a'), Buffer.from('bc')]), algorithm), digest);
+    });
+  }
+
+  test('empty stream', async () => {
+    assert.equal(await hashStream(Readable.from([]), 'sha-256'), EMPTY_SHA256);
+  });
+
+  test('a stream error rejects with that error', async () => {
+    const failing = new Readable({
+      read() {
+        this.destroy(new PackageReadError('CSAR_CRC_MISMATCH', 'a.img', 'damaged'));
+      },
+    });
+    await assert.rejects(hashStream(failing, 'sha-256'), { code: 'CSAR_CRC_MISMATCH', file: 'a.img' });
+  });
+});
+
+describe('hashFile', () => {
+  test('hashes the named file through openStream', async () => {
+    const opened: string[] = [];
+    const files = {
+      openStream: async (name: string) => {
+        opened.push(name);
+        return Readable.from([Buffer.from('abc')]);
+      },
+    } as unknown as PackageFiles;
+    assert.equal(await hashFile(files, 'Files/x.img', 'sha-512'), ABC['sha-512']);
+    assert.deepEqual(opened, ['Files/x.img']);
+  });
+});

@@ -1,0 +1,451 @@
+/** Topologies: functions, requirements, capabilities, artifacts, interfaces, groups, policies, substitution. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isShortNotationArtifact } from '../../../src/vnfd/tosca/templates.ts';
+import { errors, loadFixture, plain, template, warnings } from './fixtures.ts';
+
+const NODE_TYPES = `
+node_types:
+  my.Node:
+    derived_from: tosca.nodes.Root
+    properties:
+      name: { type: string, required: false }
+      size: { type: integer, required: false }
+      tags: { type: list, required: false, entry_schema: { type: string } }
+      info: { type: map, required: false, entry_schema: { type: string } }
+    requirements:
+      - peer: { capability: tosca.capabilities.Node, occurrences: [ 1, 2 ] }
+      - optional: { capability: tosca.capabilities.Node, occurrences: [ 0, 1 ] }
+    capabilities:
+      host: { type: tosca.capabilities.Compute }
+`;
+
+describe('intrinsic functions', () => {
+  it('evaluates get_input, get_property, concat, join and token; keeps get_attribute', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  inputs:
+    prefix: { type: string, default: vnf }
+    count: { type: integer, default: 3 }
+    nodefault: { type: string }
+  node_templates:
+    a:
+      type: my.Node
+      properties:
+        name: { concat: [ { get_input: prefix }, "-", { get_property: [ b, name ] } ] }
+        size: { get_input: count }
+        tags: [ { join: [ [ x, y, z ], "," ] }, { token: [ "a.b.c", ".", 1 ] }, { get_property: [ SELF, info, k ] } ]
+        info: { k: v, other: { get_input: nodefault } }
+      attributes:
+        address: { get_attribute: [ b, tosca_id ] }
+      requirements:
+        - peer: b
+      capabilities:
+        host:
+          properties:
+            num_cpus: { get_input: count }
+            name: { get_property: [ b, host, name ] }
+    b:
+      type: my.Node
+      properties:
+        name: second
+      requirements:
+        - peer: a
+      capabilities:
+        host:
+          properties:
+            name: hostb
+`),
+    });
+    assert.deepEqual(errors(r), []);
+    const a = r.entry.topology!.nodeTemplates.a;
+    assert.equal(a.properties.name, 'vnf-second');
+    assert.equal(a.properties.size, 3);
+    assert.deepEqual(a.properties.tags, ['x,y,z', 'b', 'v']);
+    // An input without a value stays a function call for the runtime.
+    assert.deepEqual(a.properties.info, { k: 'v', other: { get_input: 'nodefault' } });
+    assert.deepEqual(a.attributes.address, { get_attribute: ['b', 'tosca_id'] });
+    assert.deepEqual(a.capabilities.host.properties, { num_cpus: 3, name: 'hostb' });
+  });
+
+  it('uses assigned input values before defaults', async () => {
+    const r = await loadFixture(
+      {
+        'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  inputs:
+    n: { type: string, default: dflt }
+  node_templates:
+    a: { type: my.Node, properties: { name: { get_input: n } }, requirements: [ peer: a ] }
+`),
+      },
+      'Definitions/main.yaml',
+      { inputs: { n: 'given' } },
+    );
+    assert.equal(r.entry.topology!.nodeTemplates.a.properties.name, 'given');
+  });
+
+  it('checks values produced by functions against the property type', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  inputs:
+    word: { type: string, default: many }
+  node_templates:
+    a: { type: my.Node, properties: { size: { get_input: word } }, requirements: [ peer: a ] }
+`),
+    });
+    assert.match(
+      errors(r, 'TOSCA_WRONG_TYPE')[0].message,
+      /property size of node template a: "many" is not an integer/,
+    );
+  });
+
+  it('reports unknown inputs, nodes and properties in functions', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  node_templates:
+    a:
+      type: my.Node
+      properties:
+        name: { get_input: missing }
+        tags: [ { get_property: [ nobody, name ] }, { get_property: [ SELF, nothing ] } ]
+      requirements: [ peer: a ]
+`),
+    });
+    assert.match(errors(r, 'TOSCA_UNKNOWN_INPUT')[0].message, /no input named missing/);
+    const fn = errors(r, 'TOSCA_FUNCTION').map((d) => d.message);
+    assert.ok(fn.some((m) => m.includes('no node template named nobody')));
+    assert.ok(fn.some((m) => m.includes('node template a has no property nothing')));
+  });
+
+  it('reports get_property cycles without looping', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  node_templates:
+    a: { type: my.Node, properties: { name: { get_property: [ b, name ] } }, requirements: [ peer: b ] }
+    b: { type: my.Node, properties: { name: { get_property: [ a, name ] } }, requirements: [ peer: a ] }
+`),
+    });
+    assert.ok(errors(r, 'TOSCA_FUNCTION').some((d) => d.message.includes('refers to itself')));
+  });
+});
+
+describe('requirements and capabilities', () => {
+  it('reads short and extended notation and checks occurrences', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  node_templates:
+    a:
+      type: my.Node
+      requirements:
+        - peer: b
+        - peer: { node: c, capability: tosca.capabilities.Node, relationship: tosca.relationships.DependsOn }
+        - peer: b
+        - optional: { node: b, relationship: { type: tosca.relationships.ConnectsTo } }
+        - unheard_of: b
+        - optional: nowhere
+    b: { type: my.Node, requirements: [ peer: a ] }
+    c: { type: my.Node }
+`),
+    });
+    const a = r.entry.topology!.nodeTemplates.a;
+    assert.deepEqual(
+      a.requirements.map(({ name, node, capability, relationship }) => ({
+        name,
+        node,
+        capability,
+        relationship,
+      })),
+      [
+        { name: 'peer', node: 'b', capability: undefined, relationship: undefined },
+        {
+          name: 'peer',
+          node: 'c',
+          capability: 'tosca.capabilities.Node',
+          relationship: 'tosca.relationships.DependsOn',
+        },
+        { name: 'peer', node: 'b', capability: undefined, relationship: undefined },
+        {
+          name: 'optional',
+          node: 'b',
+          capability: undefined,
+          relationship: 'tosca.relationships.ConnectsTo',
+        },
+        { name: 'optional', node: 'nowhere', capability: undefined, relationship: undefined },
+      ],
+    );
+    const occ = errors(r, 'TOSCA_OCCURRENCES');
+    assert.equal(occ.length, 2);
+    assert.ok(
+      occ.some(
+        (d) => d.message === 'node template a assigns requirement peer 3 times; its type allows at most 2',
+      ),
+    );
+    assert.ok(
+      occ.some(
+        (d) =>
+          d.message === 'node template a assigns requirement optional 2 times; its type allows at most 1',
+      ),
+    );
+    assert.match(
+      errors(r, 'TOSCA_UNKNOWN_REQUIREMENT')[0].message,
+      /node template a has no requirement unheard_of/,
+    );
+    assert.match(errors(r, 'TOSCA_UNKNOWN_NODE')[0].message, /targets nowhere/);
+    // c lacks its mandatory peer: a warning, as it may be fulfilled at deployment.
+    assert.ok(
+      warnings(r, 'TOSCA_OCCURRENCES').some((d) =>
+        d.message.startsWith('node template c assigns requirement peer 0 time(s)'),
+      ),
+    );
+  });
+
+  it('checks capability names and their properties', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  node_templates:
+    a:
+      type: my.Node
+      requirements: [ peer: a ]
+      capabilities:
+        host: { properties: { num_cpus: 0, mem_size: lots } }
+        wings: { properties: {} }
+`),
+    });
+    assert.match(errors(r, 'TOSCA_UNKNOWN_CAPABILITY')[0].message, /no capability wings/);
+    assert.match(
+      errors(r, 'TOSCA_CONSTRAINT')[0].message,
+      /property num_cpus of capability host of node template a: value 0 violates greater_or_equal: 1/,
+    );
+    assert.match(
+      errors(r, 'TOSCA_WRONG_TYPE')[0].message,
+      /property mem_size of capability host of node template a: "lots" is not a scalar-unit.size/,
+    );
+  });
+});
+
+describe('artifacts and interfaces', () => {
+  it('resolves artifact files relative to the template folder, in both notations', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': template(`
+topology_template:
+  node_templates:
+    VNF:
+      type: tosca.nodes.nfv.VNF
+      properties:
+        descriptor_id: d
+        descriptor_version: '1'
+        provider: p
+        product_name: n
+        software_version: '1'
+        vnfm_info: [ x ]
+        flavour_id: f
+        flavour_description: fd
+      interfaces:
+        Vnflcm:
+          instantiate: []
+          instantiate_start:
+            implementation: script
+          instantiate_end: script
+          heal_start:
+            implementation: { primary: script, dependencies: [ config ] }
+            inputs: { retries: 3 }
+          not_an_operation: {}
+          terminate_start:
+            implementation: ../Scripts/missing.py
+      artifacts:
+        script:
+          type: tosca.artifacts.Implementation.Python
+          file: ../Scripts/run.py
+        config: ../Scripts/config.yaml
+        outside: ../../etc/passwd
+        absent:
+          type: tosca.artifacts.File
+          file: nothere.txt
+`),
+      'Scripts/run.py': '# placeholder\n',
+      'Scripts/config.yaml': 'a: 1\n',
+    });
+    const vnf = r.entry.topology!.nodeTemplates.VNF;
+    assert.equal(vnf.artifacts.script.path, 'Scripts/run.py');
+    assert.equal(vnf.artifacts.script.file, '../Scripts/run.py');
+    assert.equal(vnf.artifacts.script.type, 'tosca.artifacts.Implementation.Python');
+    assert.equal(vnf.artifacts.config.path, 'Scripts/config.yaml');
+    assert.equal(isShortNotationArtifact(vnf.artifacts.config), true);
+    assert.equal(isShortNotationArtifact(vnf.artifacts.script), false);
+    assert.equal(errors(r, 'TOSCA_ARTIFACT_ESCAPES').length, 1);
+    assert.match(
+      errors(r, 'TOSCA_ARTIFACT_MISSING')[0].message,
+      /artifact absent of node template VNF: nothere\.txt \(Definitions\/nothere\.txt\) is not in the package/,
+    );
+    const ops = vnf.interfaces.Vnflcm;
+    assert.equal(ops.instantiate.implementation, undefined);
+    assert.equal(ops.instantiate_start.implementation, 'script');
+    assert.equal(ops.instantiate_end.implementation, 'script');
+    assert.equal(ops.heal_start.implementation, 'script');
+    assert.deepEqual(ops.heal_start.dependencies, ['config']);
+    assert.deepEqual(ops.heal_start.inputs, { retries: 3 });
+    assert.ok(warnings(r, 'TOSCA_UNKNOWN_OPERATION').some((d) => d.message.includes('not_an_operation')));
+    assert.ok(
+      warnings(r, 'TOSCA_IMPLEMENTATION_MISSING').some((d) => d.message.includes('../Scripts/missing.py')),
+    );
+  });
+
+  it('reports an interface the type does not have', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  node_templates:
+    a: { type: my.Node, requirements: [ peer: a ], interfaces: { Custom: { go: x } } }
+`),
+    });
+    assert.match(errors(r, 'TOSCA_UNKNOWN_INTERFACE')[0].message, /node template a has no interface Custom/);
+  });
+});
+
+describe('groups, policies and substitution mappings', () => {
+  const FLAVOUR = (policies: string, mappings: string, members = 'VDU1') =>
+    template(`
+node_types:
+  acme.VNF:
+    derived_from: tosca.nodes.nfv.VNF
+    properties:
+      flavour_id: { type: string, constraints: [ valid_values: [ simple, big ] ] }
+topology_template:
+  substitution_mappings:
+    node_type: acme.VNF
+${mappings}
+  node_templates:
+    VDU1:
+      type: tosca.nodes.nfv.Vdu.Compute
+      properties:
+        name: VDU1
+        description: vdu
+        vdu_profile: { min_number_of_instances: 1, max_number_of_instances: 3 }
+    CP1:
+      type: tosca.nodes.nfv.VduCp
+      properties: { layer_protocols: [ ipv4 ], order: 0 }
+      requirements:
+        - virtual_binding: VDU1
+  groups:
+    grp:
+      type: tosca.groups.nfv.PlacementGroup
+      properties: { description: g }
+      members: [ ${members} ]
+  policies:
+${policies}
+`);
+
+  it('checks policy targets and properties, and group members', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': FLAVOUR(
+        `    - init:
+        type: tosca.policies.nfv.VduInitialDelta
+        properties: { initial_delta: { number_of_instances: 1 } }
+        targets: [ VDU1, nobody ]
+    - rule:
+        type: tosca.policies.nfv.AntiAffinityRule
+        properties: { scope: nfvi_node }
+        targets: [ grp ]
+    - broken:
+        type: tosca.policies.nfv.InstantiationLevels
+        properties: { default_level: x }`,
+        `    properties: { flavour_id: simple }`,
+        'VDU1, ghost',
+      ),
+    });
+    const t = r.entry.topology!;
+    assert.deepEqual(
+      t.groups.map((g) => [g.name, g.members]),
+      [['grp', ['VDU1']]],
+    );
+    assert.match(errors(r, 'TOSCA_UNKNOWN_MEMBER')[0].message, /member ghost/);
+    const targets = errors(r, 'TOSCA_UNKNOWN_TARGET');
+    assert.equal(targets.length, 1);
+    assert.match(targets[0].message, /policy init: target nobody is not a node template or group/);
+    assert.deepEqual(t.policies.find((p) => p.name === 'init')?.targets, ['VDU1']);
+    assert.deepEqual(t.policies.find((p) => p.name === 'rule')?.targets, ['grp']);
+    assert.ok(
+      errors(r, 'TOSCA_MISSING_PROPERTY').some(
+        (d) => d.message === 'policy broken is missing the required property levels',
+      ),
+    );
+  });
+
+  it('reads substitution mappings and checks them against the node type', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': FLAVOUR(
+        '    []',
+        `    properties: { flavour_id: simple }
+    requirements:
+      virtual_link_external: [ CP1, virtual_link ]
+      virtual_link_internal: []`,
+      ),
+    });
+    assert.deepEqual(errors(r), []);
+    const sm = r.entry.topology!.substitutionMappings!;
+    assert.equal(sm.nodeType, 'acme.VNF');
+    assert.deepEqual(sm.properties, { flavour_id: 'simple' });
+    assert.deepEqual(sm.requirements, { virtual_link_external: ['CP1', 'virtual_link'] });
+    assert.deepEqual(sm.capabilities, {});
+  });
+
+  it('reports a bad substitution: unknown node type, property, value', async () => {
+    const bad = await loadFixture({
+      'Definitions/main.yaml': FLAVOUR('    []', '    properties: { flavour_id: huge, colour: red }'),
+    });
+    assert.match(
+      errors(bad, 'TOSCA_CONSTRAINT')[0].message,
+      /substitution_mappings property flavour_id: value "huge" violates valid_values/,
+    );
+    assert.match(errors(bad, 'TOSCA_UNKNOWN_PROPERTY')[0].message, /acme\.VNF has no property colour/);
+    const unknown = await loadFixture({
+      'Definitions/main.yaml': plain(`
+topology_template:
+  substitution_mappings:
+    node_type: acme.Nothing
+  node_templates: {}
+`),
+    });
+    assert.match(errors(unknown, 'TOSCA_UNKNOWN_TYPE')[0].message, /node_type acme\.Nothing is not defined/);
+  });
+
+  it('builds the topology of imported (flavour) files too', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': template(
+        `
+topology_template:
+  inputs:
+    selected_flavour: { type: string }
+  node_templates:
+    VNF:
+      type: acme.VNF
+      properties:
+        flavour_id: { get_input: selected_flavour }
+        descriptor_id: d
+        descriptor_version: '1'
+        provider: p
+        product_name: n
+        software_version: '1'
+        vnfm_info: [ 'etsivnfm:v2.6.1' ]
+        flavour_description: chosen at instantiation
+`,
+        ['df_simple.yaml'],
+      ),
+      'Definitions/df_simple.yaml': FLAVOUR('    []', '    properties: { flavour_id: simple }'),
+    });
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(r.entry.topology?.nodeTemplates.VNF.properties.flavour_id, {
+      get_input: 'selected_flavour',
+    });
+    const flavour = r.templates.find((t) => t.file === 'Definitions/df_simple.yaml');
+    assert.equal(flavour?.topology?.substitutionMappings?.properties.flavour_id, 'simple');
+    assert.ok(flavour?.topology?.nodeTemplates.VDU1);
+  });
+});
