@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import type { Diagnostic } from '../diagnostics.ts';
 import { type CsarLimits, DEFAULT_CSAR_LIMITS } from './limits.ts';
 import { type PackageFiles, PackageReadError } from './package-files.ts';
+import { decodeText } from './text.ts';
 
 export interface OpenedPackage {
   /** Absent when the package cannot be read at all. */
@@ -99,7 +100,7 @@ export async function openDirectoryPackage(
           `${name} is larger than ${max.maxTextBytes} bytes and cannot be read as text`,
         );
       }
-      return readFile(join(dir, ...name.split('/')), 'utf8');
+      return decodeText(name, await readFile(join(dir, ...name.split('/'))));
     },
     async openStream(name): Promise<Readable> {
       known(name);

@@ -21,6 +21,7 @@ import type { Diagnostic } from '../diagnostics.ts';
 import type { OpenedPackage } from './directory-reader.ts';
 import { type CsarLimits, DEFAULT_CSAR_LIMITS } from './limits.ts';
 import { type PackageFiles, PackageReadError } from './package-files.ts';
+import { decodeText } from './text.ts';
 import { checkEntry } from './zip-entry-checks.ts';
 import { verifiedEntryStream } from './zip-entry-stream.ts';
 
@@ -133,7 +134,6 @@ function zipFiles(zip: yauzl.ZipFile, index: Map<string, Indexed>, max: CsarLimi
       crc32: entry.crc32,
     });
   };
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
   return {
     names,
     has: (name) => index.has(name),
@@ -149,11 +149,7 @@ function zipFiles(zip: yauzl.ZipFile, index: Map<string, Indexed>, max: CsarLimi
       // Bounded: the stream never yields more than the declared size checked above.
       const chunks: Buffer[] = [];
       for await (const chunk of await openStream(name)) chunks.push(chunk as Buffer);
-      try {
-        return utf8.decode(Buffer.concat(chunks));
-      } catch {
-        throw new PackageReadError('CSAR_NOT_UTF8', name, `${name} is not valid UTF-8 text`);
-      }
+      return decodeText(name, Buffer.concat(chunks));
     },
     openStream,
     async close() {
