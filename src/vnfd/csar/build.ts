@@ -18,7 +18,7 @@ import type { HashAlgorithm } from './csar-info.ts';
 import { openDirectoryPackage } from './directory-reader.ts';
 import { hashFile, normaliseAlgorithm } from './hash.ts';
 import { decideLayout } from './layout.ts';
-import { isExternalSource, packagePath } from './manifest-artifact.ts';
+import { isExternalSource, isImagePath, packagePath } from './manifest-artifact.ts';
 import { entryOf, splitBlocks } from './meta-blocks.ts';
 import type { PackageFiles } from './package-files.ts';
 import { parseToscaMeta, TOSCA_META_PATH } from './tosca-meta.ts';
@@ -75,6 +75,8 @@ export async function buildPackage(
   const zip = new yazl.ZipFile();
   for (const name of names) {
     zip.addFile(join(dir, ...name.split('/')), name, {
+      // Images are stored: they are compressed formats already, and stored entries verify at hashing speed.
+      compress: !isImagePath(name),
       mtime: FIXED_MTIME,
       mode: 0o100644,
       forceDosTimestamp: true,

@@ -8,6 +8,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Diagnostic } from '../diagnostics.ts';
+import { digestRange } from './digest-range.ts';
 import { type CsarLimits, DEFAULT_CSAR_LIMITS } from './limits.ts';
 import { type PackageFiles, PackageReadError } from './package-files.ts';
 import { decodeText } from './text.ts';
@@ -105,6 +106,9 @@ export async function openDirectoryPackage(
     async openStream(name): Promise<Readable> {
       known(name);
       return createReadStream(join(dir, ...name.split('/')));
+    },
+    async digest(name, algorithm) {
+      return (await digestRange(join(dir, ...name.split('/')), 0, known(name), algorithm)).digest;
     },
     async close() {},
   };

@@ -5,14 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { HashAlgorithm } from './csar-info.ts';
+import { NODE_HASH_NAMES } from './digest-range.ts';
 import type { PackageFiles } from './package-files.ts';
-
-const NODE_NAMES: Record<HashAlgorithm, string> = {
-  'sha-224': 'sha224',
-  'sha-256': 'sha256',
-  'sha-384': 'sha384',
-  'sha-512': 'sha512',
-};
 
 /**
  * SOL004 writes `SHA-256` but vendors also write `sha-256`, `SHA256`, `sha256`; accept any case,
@@ -25,12 +19,12 @@ export function normaliseAlgorithm(written: string): HashAlgorithm | undefined {
 
 /** Lowercase hex digest of everything the stream yields; rejects when the stream errors. */
 export async function hashStream(stream: Readable, algorithm: HashAlgorithm): Promise<string> {
-  const hash = createHash(NODE_NAMES[algorithm]);
+  const hash = createHash(NODE_HASH_NAMES[algorithm]);
   for await (const chunk of stream) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
 /** Digest of a package file; a damaged entry rejects with the reader's PackageReadError. */
 export async function hashFile(files: PackageFiles, name: string, algorithm: HashAlgorithm): Promise<string> {
-  return hashStream(await files.openStream(name), algorithm);
+  return files.digest(name, algorithm);
 }

@@ -3,6 +3,7 @@
  * linted). Everything above the CSAR reader reads package content through this interface.
  */
 import type { Readable } from 'node:stream';
+import type { HashAlgorithm } from './csar-info.ts';
 
 export interface PackageFiles {
   /** Regular files, '/'-separated, without a leading './', sorted. No directories. */
@@ -15,8 +16,10 @@ export interface PackageFiles {
    * descriptors, meta files and manifests are small, images are streamed.
    */
   readText(name: string): Promise<string>;
-  /** The file as a stream (hashing large artifacts, extraction). CRC is checked at the end. */
+  /** The file as a stream (extraction, uploads). CRC is checked at the end. */
   openStream(name: string): Promise<Readable>;
+  /** Lowercase hex digest of the file, in constant memory (images can be many GiB). */
+  digest(name: string, algorithm: HashAlgorithm): Promise<string>;
   close(): Promise<void>;
 }
 

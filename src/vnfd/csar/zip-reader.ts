@@ -18,7 +18,9 @@ import { open as openFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import type { Diagnostic } from '../diagnostics.ts';
+import { digestRange } from './digest-range.ts';
 import type { OpenedPackage } from './directory-reader.ts';
+import { hashStream } from './hash.ts';
 import { type CsarLimits, DEFAULT_CSAR_LIMITS } from './limits.ts';
 import { type PackageFiles, PackageReadError } from './package-files.ts';
 import { decodeText } from './text.ts';
@@ -110,10 +112,15 @@ export async function openZipPackage(path: string, limits: Partial<CsarLimits> =
       ),
     );
   }
-  return { files: zipFiles(zip, index, max), diagnostics };
+  return { files: zipFiles(path, zip, index, max), diagnostics };
 }
 
-function zipFiles(zip: yauzl.ZipFile, index: Map<string, Indexed>, max: CsarLimits): PackageFiles {
+function zipFiles(
+  path: string,
+  zip: yauzl.ZipFile,
+  index: Map<string, Indexed>,
+  max: CsarLimits,
+): PackageFiles {
   const names = [...index.keys()].sort();
   const known = (name: string): Indexed => {
     const found = index.get(name);
@@ -152,6 +159,31 @@ function zipFiles(zip: yauzl.ZipFile, index: Map<string, Indexed>, max: CsarLimi
       return decodeText(name, Buffer.concat(chunks));
     },
     openStream,
+    async digest(name, algorithm) {
+      const { entry, problems } = known(name);
+      if (problems.length > 0) throw new PackageReadError(problems[0].code, name, problems[0].message);
+      // Deflated entries go through the inflating stream; stored ones (images, as `package
+      // build` writes them) are read in place with one reused buffer.
+      if (entry.compressionMethod !== 0) return hashStream(await openStream(name), algorithm);
+      const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+      const range = await digestRange(path, fileDataStart, entry.compressedSize, algorithm);
+      if (range.read < entry.compressedSize) {
+        throw new PackageReadError(
+          'CSAR_TRUNCATED',
+          name,
+          `${name} is cut short: the archive ends inside it`,
+        );
+      }
+      if (range.crc32 !== entry.crc32 >>> 0) {
+        const hex = (n: number) => n.toString(16).padStart(8, '0');
+        throw new PackageReadError(
+          'CSAR_CRC_MISMATCH',
+          name,
+          `${name} is damaged: its CRC-32 is ${hex(range.crc32)} but the zip entry declares ${hex(entry.crc32 >>> 0)}`,
+        );
+      }
+      return range.digest;
+    },
     async close() {
       if (zip.isOpen) zip.close();
     },

@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import type { HashAlgorithm } from '../../../src/vnfd/csar/csar-info.ts';
+import { openDirectoryPackage } from '../../../src/vnfd/csar/directory-reader.ts';
 import { hashFile, hashStream, normaliseAlgorithm } from '../../../src/vnfd/csar/hash.ts';
-import type { PackageFiles } from '../../../src/vnfd/csar/package-files.ts';
 import { PackageReadError } from '../../../src/vnfd/csar/package-files.ts';
+import { openZipPackage } from '../../../src/vnfd/csar/zip-reader.ts';
+import { writeZip } from '../../support/zip-fixtures.ts';
 
 // FIPS 180-4 example vectors for "abc".
 const ABC: Record<HashAlgorithm, string> = {
@@ -71,15 +77,23 @@ describe('hashStream', () => {
 });
 
 describe('hashFile', () => {
-  test('hashes the named file through openStream', async () => {
-    const opened: string[] = [];
-    const files = {
-      openStream: async (name: string) => {
-        opened.push(name);
-        return Readable.from([Buffer.from('abc')]);
-      },
-    } as unknown as PackageFiles;
-    assert.equal(await hashFile(files, 'Files/x.img', 'sha-512'), ABC['sha-512']);
-    assert.deepEqual(opened, ['Files/x.img']);
+  test('digests stored and deflated zip entries and directory files alike', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bosun-hash-'));
+    const data = randomBytes(3 * 2 ** 20 + 17);
+    const expected = createHash('sha512').update(data).digest('hex');
+    const zip = join(dir, 'p.zip');
+    await writeZip(zip, [
+      { name: 'Files/stored.img', data, compress: false },
+      { name: 'Files/deflated.bin', data, compress: true },
+    ]);
+    const { files } = await openZipPackage(zip);
+    assert.ok(files);
+    assert.equal(await hashFile(files, 'Files/stored.img', 'sha-512'), expected);
+    assert.equal(await hashFile(files, 'Files/deflated.bin', 'sha-512'), expected);
+    await files.close();
+    await mkdir(join(dir, 'pkg'));
+    await writeFile(join(dir, 'pkg', 'x.img'), data);
+    const folder = await openDirectoryPackage(join(dir, 'pkg'));
+    assert.equal(await hashFile(folder.files!, 'x.img', 'sha-512'), expected);
   });
 });

@@ -367,6 +367,12 @@ describe('openZipPackage: damaged archives', () => {
       },
     );
     await assert.rejects(files.readText('stored.bin'), { code: 'CSAR_CRC_MISMATCH' });
+    // The in-place digest of stored entries checks the CRC too.
+    await assert.rejects(files.digest('stored.bin', 'sha-256'), {
+      code: 'CSAR_CRC_MISMATCH',
+      file: 'stored.bin',
+    });
+    await assert.rejects(files.digest('img.bin', 'sha-256'), { code: 'CSAR_CRC_MISMATCH', file: 'img.bin' });
     await files.close();
   });
 

@@ -1,0 +1,152 @@
+/**
+ * VNF package engine benchmarks:
+ * 1. verify a package holding one 1 GiB image (hash-checked from the manifest) with a realistic
+ *    VNFD, next to `sha256sum` of the same image in the same run (target ≤ 1.3×), and the
+ *    verifier's peak RSS (target ≤ 150 MiB);
+ * 2. parse and model the largest sample VNFD repeatedly (packages per second).
+ * BOSUN_BENCH_IMAGE_MIB (default 1024), BOSUN_BENCH_DURATION (s, default 5).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, readdirSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { buildPackage } from '../src/vnfd/csar/build.ts';
+import { readCsar } from '../src/vnfd/csar/read-csar.ts';
+import { openZipPackage } from '../src/vnfd/csar/zip-reader.ts';
+import { extractVnfd } from '../src/vnfd/model/extract.ts';
+import { loadTosca } from '../src/vnfd/tosca/load.ts';
+import { SAMPLES_DIR } from '../test/support/samples.ts';
+
+const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
+const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
+const IMAGE = 'Files/images/cirros-0.5.2-x86_64-disk.img';
+
+async function extract(zip: string, dir: string): Promise<void> {
+  const { files } = await openZipPackage(zip);
+  if (!files) throw new Error(`${zip} does not open`);
+  for (const name of files.names) {
+    const target = join(dir, ...name.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await pipeline(await files.openStream(name), createWriteStream(target));
+  }
+  await files.close();
+}
+
+async function writeImage(path: string, mib: number): Promise<void> {
+  // Incompressible content, like a real qcow2: a random 16 MiB block written repeatedly.
+  const block = randomBytes(16 * 2 ** 20);
+  const out = createWriteStream(path);
+  for (let written = 0; written < mib; written += 16) {
+    if (!out.write(block.subarray(0, Math.min(16, mib - written) * 2 ** 20))) {
+      await new Promise<void>((r) => out.once('drain', () => r()));
+    }
+  }
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
+}
+
+const work = await mkdtemp(join(tmpdir(), 'bosun-bench-vnfd-'));
+const rows: [string, string, string][] = [];
+try {
+  // 1. A realistic package (vnflcm1: 2 type files, flavour, VNFD) with a 1 GiB image in TOSCA.meta.
+  const dir = join(work, 'pkg');
+  await extract(join(SAMPLES_DIR, 'vnflcm1.zip'), dir);
+  await writeImage(join(dir, ...IMAGE.split('/')), imageMiB);
+  const metaPath = join(dir, 'TOSCA-Metadata', 'TOSCA.meta');
+  const meta = await readFile(metaPath, 'utf8');
+  await writeFile(
+    metaPath,
+    meta.replace(/(Name: Files\/images\/[^\n]*\n[^\n]*\n?)/, '$1Algorithm: SHA-256\nHash: 00\n'),
+  );
+  const zip = join(work, 'pkg.zip');
+  let t = performance.now();
+  const built = await buildPackage(dir, zip);
+  const buildS = (performance.now() - t) / 1000;
+  if (!built.updated.includes(IMAGE)) throw new Error(`the image hash was not written: ${built.updated}`);
+
+  t = performance.now();
+  const sum = execFileSync('sha256sum', [join(dir, ...IMAGE.split('/'))], { encoding: 'utf8' });
+  const sha256sumS = (performance.now() - t) / 1000;
+  const child = spawnSync(process.execPath, [new URL('./vnfd-verify.ts', import.meta.url).pathname, zip], {
+    encoding: 'utf8',
+  });
+  if (child.status !== 0) throw new Error(`verifier failed: ${child.stderr}`);
+  const verify = JSON.parse(child.stdout) as {
+    ms: number;
+    maxRssMiB: number;
+    valid: boolean;
+    errors: string[];
+  };
+  if (!verify.valid) throw new Error(`the generated package is invalid: ${verify.errors.join('; ')}`);
+  const ratio = verify.ms / 1000 / sha256sumS;
+  rows.push(
+    [`build ${imageMiB} MiB package (bosun package build)`, `${buildS.toFixed(2)} s`, ''],
+    [`sha256sum of the ${imageMiB} MiB image`, `${sha256sumS.toFixed(2)} s`, `(${sum.slice(0, 12)}…)`],
+    [
+      `verify the package (readPackage)`,
+      `${(verify.ms / 1000).toFixed(2)} s`,
+      `${ratio.toFixed(2)}× sha256sum (target ≤ 1.3×); Tacker onboards 1 GiB in 38.8 s`,
+    ],
+    [
+      `  peak RSS of the verifier`,
+      `${verify.maxRssMiB.toFixed(0)} MiB`,
+      'target ≤ 150 MiB; Tacker +1,025 MiB',
+    ],
+  );
+
+  // 2. The largest sample VNFD (by Definitions size), parsed and modelled repeatedly.
+  const largest = readdirSync(SAMPLES_DIR)
+    .filter((f) => f.endsWith('.zip'))
+    .map((f) => ({ f, size: statSync(join(SAMPLES_DIR, f)).size }))
+    .sort((a, b) => b.size - a.size);
+  let chosen = '';
+  let best = -1;
+  for (const { f } of largest) {
+    const { files } = await openZipPackage(join(SAMPLES_DIR, f));
+    if (!files) continue;
+    const defs = files.names
+      .filter((n) => /\.ya?ml$/.test(n) && !n.startsWith('Files/'))
+      .reduce((s, n) => s + files.size(n), 0);
+    const info = await readCsar(files, { imageHashMismatch: 'warning' });
+    if (defs > best && info.entryDefinitions && !info.diagnostics.some((d) => d.severity === 'error')) {
+      best = defs;
+      chosen = f;
+    }
+    await files.close();
+  }
+  const { files } = await openZipPackage(join(SAMPLES_DIR, chosen));
+  if (!files) throw new Error(chosen);
+  const info = await readCsar(files, { imageHashMismatch: 'warning' });
+  let count = 0;
+  const until = performance.now() + duration * 1000;
+  t = performance.now();
+  while (performance.now() < until) {
+    const tosca = await loadTosca(files, info.entryDefinitions!);
+    const model = extractVnfd(tosca, info, { fileNames: files.names });
+    if (!model.vnfd) throw new Error(`${chosen} did not model`);
+    count++;
+  }
+  const rate = count / ((performance.now() - t) / 1000);
+  await files.close();
+  rows.push([
+    `parse + model ${chosen} (${(best / 1024).toFixed(0)} KiB of YAML)`,
+    `${rate.toFixed(0)} packages/s`,
+    `${(1000 / rate).toFixed(1)} ms each`,
+  ]);
+} finally {
+  if (!process.env.BOSUN_BENCH_KEEP) await rm(work, { recursive: true, force: true });
+}
+
+const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+process.stdout.write(`\nBosun VNF package engine benchmarks\n\n`);
+for (const r of rows)
+  process.stdout.write(
+    `${r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd()}\n`,
+  );
