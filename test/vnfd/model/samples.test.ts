@@ -4,31 +4,17 @@
  * by VNFD model rules get an error naming `errorContains`.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readCsar } from '../../../src/vnfd/csar/read-csar.ts';
 import { openZipPackage } from '../../../src/vnfd/csar/zip-reader.ts';
 import { type ExtractResult, extractVnfd } from '../../../src/vnfd/model/extract.ts';
 import { loadTosca } from '../../../src/vnfd/tosca/load.ts';
-import { SAMPLES_DIR } from '../../support/samples.ts';
+import { EXPECTED_SAMPLES, SAMPLES_DIR } from '../../support/samples.ts';
 
 const SAMPLES = SAMPLES_DIR;
 
-interface Expected {
-  file: string;
-  valid: boolean;
-  vnfdId?: string;
-  vnfProvider?: string;
-  vnfProductName?: string;
-  vnfSoftwareVersion?: string;
-  vnfdVersion?: string;
-  flavours?: string[];
-  softwareImages?: Record<string, unknown>[];
-  errorContains?: string;
-}
-
-const expected: Expected[] = JSON.parse(readFileSync(join(SAMPLES, 'expected.json'), 'utf8'));
+const expected = EXPECTED_SAMPLES;
 
 /** Invalid samples whose defect is one the VNFD model (not the CSAR reader or loader) reports. */
 const MODEL_REJECTS = new Set([
