@@ -59,7 +59,78 @@ export const ConfigSchema = Type.Object(
     ),
     blobs: Type.Object(
       {
+        backend: Type.Union([Type.Literal('fs'), Type.Literal('s3')], {
+          default: 'fs',
+          description: 'fs: a local folder (single node); s3: an S3-compatible object store (cluster)',
+        }),
         dir: Type.String({ default: './var/blobs', description: 'folder of the filesystem blob store' }),
+        cacheDir: Type.String({
+          default: './var/cache',
+          description: 'local caches rebuilt from the blob store (e.g. packages downloaded from S3)',
+        }),
+        s3: Type.Object(
+          {
+            bucket: Type.String({ default: '' }),
+            prefix: Type.String({ default: 'bosun/', description: 'key prefix inside the bucket' }),
+            region: Type.String({ default: 'us-east-1' }),
+            endpoint: Type.String({ default: '', description: 'S3-compatible endpoint URL; empty = AWS' }),
+            forcePathStyle: Type.Boolean({ default: true }),
+            accessKeyId: secret(Type.String({ default: '' })),
+            secretAccessKey: secret(Type.String({ default: '' })),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    packages: Type.Object(
+      {
+        maxUploadBytes: Type.Integer({
+          minimum: 1024,
+          default: 64 * 2 ** 30,
+          description: 'largest VNF package accepted (bytes)',
+        }),
+        signaturePolicy: Type.Union(
+          [Type.Literal('off'), Type.Literal('verify-if-present'), Type.Literal('required')],
+          { default: 'verify-if-present', description: 'SOL004 package and artifact signatures' },
+        ),
+        trustAnchors: Type.Array(Type.String(), {
+          default: [],
+          description: 'PEM files of the CAs trusted to sign VNF packages',
+        }),
+        imageHashMismatch: Type.Union([Type.Literal('error'), Type.Literal('warning')], {
+          default: 'error',
+          description:
+            'a software image whose digest differs from the manifest: refuse (error) or accept with a warning',
+        }),
+        uriConnectTimeoutMs: Type.Integer({ minimum: 100, default: 10000 }),
+        uriReadTimeoutMs: Type.Integer({
+          minimum: 100,
+          default: 60000,
+          description: 'idle time allowed between bytes',
+        }),
+        uriMaxRedirects: Type.Integer({ minimum: 0, maximum: 20, default: 5 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    outbound: Type.Object(
+      {
+        allow: Type.Array(Type.String(), {
+          default: [],
+          description:
+            'addresses Bosun may call although private, loopback or link-local (CIDRs like 10.0.0.0/8, or host names); public addresses are always allowed',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    worker: Type.Object(
+      {
+        leaseMs: Type.Integer({
+          minimum: 1000,
+          default: 30000,
+          description: 'a job whose worker stops heartbeating this long is taken over',
+        }),
+        pollIntervalMs: Type.Integer({ minimum: 10, default: 1000 }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -1,0 +1,59 @@
+/**
+ * Where package zips (and later other large objects) live: a local folder on a single node, an
+ * S3-compatible store in a cluster so that every replica reads the same bytes. Writes are
+ * atomic (a blob appears only when complete) and hashed while streaming; readers that need
+ * random access (zip) get a local file — the blob itself, or a cache rebuilt from the store.
+ */
+import type { Readable } from 'node:stream';
+import type { HashAlgorithm } from '../../vnfd/csar/csar-info.ts';
+
+export interface PutOptions {
+  /** Refuse (BlobTooLargeError) and write nothing past this many bytes. */
+  maxBytes: number;
+  /** Digests computed while writing. */
+  digests?: HashAlgorithm[];
+}
+
+export interface PutResult {
+  size: number;
+  /** Lowercase hex, per requested algorithm. */
+  digests: Partial<Record<HashAlgorithm, string>>;
+}
+
+/** Inclusive byte range, as in HTTP Range. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface BlobStore {
+  readonly kind: 'fs' | 's3';
+  put(key: string, body: Readable, options: PutOptions): Promise<PutResult>;
+  /** The blob, or a range of it; BlobNotFoundError when absent. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  stat(key: string): Promise<{ size: number } | undefined>;
+  /** Idempotent: deleting what is not there is not an error. Also drops local caches of it. */
+  delete(key: string): Promise<void>;
+  /** Keys under a prefix (the periodic sweep). */
+  list(prefix: string): AsyncIterable<string>;
+  /** A local file with the blob's bytes (fs: the blob itself; s3: a cache under blobs.cacheDir). */
+  localFile(key: string): Promise<string>;
+}
+
+export class BlobTooLargeError extends Error {
+  override name = 'BlobTooLargeError';
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`the content is larger than the ${limit}-byte limit`);
+    this.limit = limit;
+  }
+}
+
+export class BlobNotFoundError extends Error {
+  override name = 'BlobNotFoundError';
+  readonly key: string;
+  constructor(key: string) {
+    super(`no blob ${key}`);
+    this.key = key;
+  }
+}
