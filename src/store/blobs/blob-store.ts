@@ -31,7 +31,7 @@ export interface BlobStore {
   put(key: string, body: Readable, options: PutOptions): Promise<PutResult>;
   /** The blob, or a range of it; BlobNotFoundError when absent. */
   get(key: string, range?: ByteRange): Promise<Readable>;
-  stat(key: string): Promise<{ size: number } | undefined>;
+  stat(key: string): Promise<{ size: number; modified: Date } | undefined>;
   /** Idempotent: deleting what is not there is not an error. Also drops local caches of it. */
   delete(key: string): Promise<void>;
   /** Keys under a prefix (the periodic sweep). */
