@@ -6,8 +6,13 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ConfigError } from './errors.ts';
 
-/** BOSUN_* variables that are not configuration keys. */
-const NOT_CONFIG = [/^BOSUN_CONFIG$/, /^BOSUN_TEST_/, /^BOSUN_BENCH_/];
+/** BOSUN_* variables that are not configuration keys (the CLI's client settings among them). */
+const NOT_CONFIG = [
+  /^BOSUN_CONFIG$/,
+  /^BOSUN_TEST_/,
+  /^BOSUN_BENCH_/,
+  /^BOSUN_(URL|TOKEN|CLIENT_ID|CLIENT_SECRET)$/,
+];
 
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 

@@ -6,7 +6,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
+import type { SealedBox } from '../security/sealed-box.ts';
 import type { ServerKeys } from '../security/server-keys.ts';
+import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { authorize } from './auth/authorize.ts';
@@ -33,6 +35,12 @@ export interface AppContext {
   authenticator: Authenticator;
   logger: Logger;
   readiness: Readiness;
+  /** Package zips and other large objects. */
+  blobs: BlobStore;
+  /** Secrets at rest (e.g. upload_from_uri credentials). */
+  box: SealedBox;
+  /** Onboarding jobs: this process's lease-owner id, and a wake-up for the local worker (no-op without one). */
+  onboarding: { owner: string; wake(): void };
 }
 
 declare module 'fastify' {

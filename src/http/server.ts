@@ -10,10 +10,13 @@ import { createLogger } from '../logging.ts';
 import { loadEncryptionKey } from '../security/encryption-key.ts';
 import { SealedBox } from '../security/sealed-box.ts';
 import { ServerKeys } from '../security/server-keys.ts';
+import { createBlobStore } from '../store/blobs/index.ts';
 import { type Database, openDatabase } from '../store/db/database.ts';
 import { migrate } from '../store/db/migrate.ts';
+import { OnboardingWorker } from '../worker/onboarding-worker.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
+import { registerVnfpkgm } from './routes/vnfpkgm/index.ts';
 import { PagingMarkers } from './sol013/paging.ts';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -51,19 +54,40 @@ export async function openRuntime(
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const role = options.role ?? 'all';
   const logger = options.logger ?? createLogger(config.log.level);
-  const { db, keys } = await openRuntime(config);
+  const { db, keys, box } = await openRuntime(config);
   const readiness = { draining: false };
   let app: FastifyInstance;
   let context: AppContext;
+  let worker: OnboardingWorker | undefined;
   try {
     const auth = await createAuth(config, db, keys);
     const paging = await PagingMarkers.fromKeys(keys);
-    context = { config, db, keys, paging, authenticator: auth.authenticator, logger, readiness };
+    const blobs = createBlobStore(config);
+    // Roles all and worker run the onboarding jobs; an api-only replica leaves them to workers.
+    worker = role === 'api' ? undefined : new OnboardingWorker({ config, db, blobs, box, logger });
+    const onboarding = worker ?? {
+      owner: `api:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+      wake() {},
+    };
+    context = {
+      config,
+      db,
+      keys,
+      paging,
+      authenticator: auth.authenticator,
+      logger,
+      readiness,
+      blobs,
+      box,
+      onboarding,
+    };
     // The worker role serves only the operations endpoints (health, metrics).
-    const registrars = role === 'worker' ? [] : [auth.routes, ...(options.registrars ?? [])];
+    const registrars = role === 'worker' ? [] : [auth.routes, registerVnfpkgm, ...(options.registrars ?? [])];
     app = await buildApp(context, registrars);
     await app.listen({ port: config.server.port, host: config.server.bind });
+    worker?.start();
   } catch (err) {
+    await worker?.stop();
     await db.close();
     throw err;
   }
@@ -79,6 +103,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await app.close();
       } finally {
         clearTimeout(timer);
+        await worker?.stop();
         await db.close();
       }
     })();

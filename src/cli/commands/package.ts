@@ -10,6 +10,7 @@ import { formatDiagnostic } from '../../vnfd/diagnostics.ts';
 import type { Vnfd } from '../../vnfd/model/vnfd.ts';
 import { readPackage } from '../../vnfd/read-package.ts';
 import { CliError, emit, printJson } from '../output.ts';
+import { registerPackageApi } from './package-api.ts';
 
 const POLICIES = ['off', 'verify-if-present', 'required'] as const;
 
@@ -44,6 +45,7 @@ function summary(vnfd: Vnfd): string[] {
 
 export function registerPackage(program: Command): void {
   const pkg = program.command('package').description('VNF packages (SOL004 CSARs)');
+  registerPackageApi(pkg);
   pkg
     .command('lint <path>')
     .description('check a package directory or CSAR zip offline: exit 0 when valid, 1 when not')

@@ -21,7 +21,47 @@ export interface AuthClientsTable {
   created_at: string;
 }
 
+/** A VNF package, and its onboarding job (job_* and lease_* columns). JSON columns are text. */
+export interface VnfPackagesTable {
+  id: string;
+  project_id: string;
+  onboarding_state: string;
+  operational_state: string;
+  usage_state: string;
+  user_defined_data: string;
+  checksum: string | null;
+  vnfd_id: string | null;
+  vnf_provider: string | null;
+  vnf_product_name: string | null;
+  vnf_software_version: string | null;
+  vnfd_version: string | null;
+  software_images: string | null;
+  additional_artifacts: string | null;
+  entry_definitions: string | null;
+  /** The whole Vnfd model (JSON), for LCM. */
+  vnfd_model: string | null;
+  /** JSON: every package path the /artifacts resource may serve. */
+  artifact_paths: string | null;
+  manifest_file: string | null;
+  /** Package path of the signing certificate, when the package has one. */
+  signing_certificate: string | null;
+  /** JSON ProblemDetails of the last failed onboarding. */
+  onboarding_failure: string | null;
+  package_size: number | string | null;
+  /** null (no job), 'uploading', 'queued', 'running'. */
+  job_state: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  attempts: number;
+  /** JSON: {kind:'upload'} or {kind:'uri', uri, sealedCredentials?}. */
+  upload_source: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
 export interface Tables {
   server_keys: ServerKeysTable;
   auth_clients: AuthClientsTable;
+  vnf_packages: VnfPackagesTable;
 }

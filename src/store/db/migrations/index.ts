@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely/migration';
 import * as foundation from './0001-foundation.ts';
+import * as vnfPackages from './0002-vnf-packages.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-vnf-packages': vnfPackages,
 };

@@ -1,0 +1,31 @@
+/** One-line CLI errors from ProblemDetails answers and from failed connections. */
+import { STATUS_CODES } from 'node:http';
+import { CliError } from '../output.ts';
+
+/** `<status> <title>: <detail>` from a ProblemDetails (or any) error response. */
+export async function responseError(res: Response): Promise<CliError> {
+  const text = await res.text().catch(() => '');
+  let title = STATUS_CODES[res.status] ?? 'Error';
+  let detail = text.replace(/\s+/g, ' ').trim().slice(0, 500);
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    if (typeof body.title === 'string' && body.title) title = body.title;
+    // ProblemDetails has detail; an OAuth 2.0 error has error and error_description.
+    if (typeof body.detail === 'string') detail = body.detail;
+    else if (typeof body.error_description === 'string') detail = body.error_description;
+    else if (typeof body.error === 'string') detail = body.error;
+  } catch {
+    // Not JSON: keep the text.
+  }
+  return new CliError(`${res.status} ${title}: ${detail || '(no detail)'}`.replace(/\s*\n\s*/g, ' '));
+}
+
+/** A fetch failure (connection refused, DNS, TLS…) as one line naming the URL. */
+export function connectionError(url: string, err: unknown): CliError {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === 'ECONNREFUSED') {
+    return new CliError(`cannot connect to ${url}: connection refused (is the Bosun server running?)`);
+  }
+  const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+  return new CliError(`cannot reach ${url}: ${why}`);
+}

@@ -1,0 +1,132 @@
+/**
+ * Uploading package content. PUT streams the body (raw zip, or the file part of a multipart
+ * form) into the blob store while hashing, holding a lease on the package so that recovery can
+ * tell a live upload from an interrupted one; then PROCESSING with the onboarding job queued.
+ * upload_from_uri only queues the job: the worker downloads.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { failure, INTERRUPTED } from '../../../packages/failure.ts';
+import {
+  beginUpload,
+  failOnboarding,
+  finishUpload,
+  queueUriUpload,
+  renewLease,
+} from '../../../packages/onboarding.ts';
+import { packageBlobKey } from '../../../packages/package-record.ts';
+import { refusalOf } from '../../../packages/states.ts';
+import { BlobTooLargeError } from '../../../store/blobs/blob-store.ts';
+import { mediaTypeOf } from '../../sol013/media-type.ts';
+import { ApiError } from '../../sol013/problem.ts';
+import { loadPackage, pkgId } from './access.ts';
+import { boundaryOf, multipartFile } from './multipart.ts';
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, `The package is larger than the ${limit}-byte limit (packages.maxUploadBytes).`, {
+    headers: { Connection: 'close' },
+  });
+}
+
+export async function uploadContent(request: FastifyRequest, reply: FastifyReply) {
+  const { config, db, blobs, onboarding } = request.server.bosun;
+  const current = await loadPackage(request, pkgId(request));
+  const refusal = refusalOf('upload', current.onboardingState, current.id);
+  if (refusal) throw new ApiError(409, refusal);
+  const limit = config.packages.maxUploadBytes;
+  const declared = Number(request.headers['content-length'] ?? Number.NaN);
+  if (declared > limit) throw tooLarge(limit);
+  const body = request.body as Readable | undefined;
+  if (!body) throw new ApiError(400, 'The request has no body: send the package zip.');
+  const owner = onboarding.owner;
+  const leaseMs = config.worker.leaseMs;
+  if (!(await beginUpload(db.kysely, current.id, owner, leaseMs))) {
+    throw new ApiError(409, `VNF package ${current.id} is no longer CREATED: another upload started.`);
+  }
+  const heartbeat = setInterval(
+    () => renewLease(db.kysely, current.id, owner, leaseMs).catch(() => {}),
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
+  const multipart = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data';
+  const content = multipart
+    ? Readable.from(multipartFile(body, boundaryOf(request.headers['content-type'])))
+    : body;
+  try {
+    const put = await blobs.put(packageBlobKey(current.id), content, {
+      maxBytes: limit,
+      digests: ['sha-512'],
+    });
+    if (!(await finishUpload(db.kysely, current.id, owner, put))) {
+      throw new ApiError(409, `VNF package ${current.id} changed during the upload.`);
+    }
+  } catch (err) {
+    const error =
+      err instanceof BlobTooLargeError
+        ? tooLarge(limit)
+        : err instanceof ApiError
+          ? err
+          : new ApiError(400, `The upload did not complete: ${(err as Error).message}`);
+    const reason = error.status === 400 && !(err instanceof ApiError) ? INTERRUPTED : error.detail;
+    // Not failed here when the package was deleted meanwhile: drop what was written anyway.
+    if (!(await failOnboarding(db, blobs, current.id, failure(error.status, reason), owner))) {
+      await blobs.delete(packageBlobKey(current.id));
+    }
+    throw error;
+  } finally {
+    clearInterval(heartbeat);
+  }
+  onboarding.wake();
+  return reply.code(202).send();
+}
+
+interface UploadFromUri {
+  addressInformation: string;
+  userName?: string;
+  password?: string;
+}
+
+export const UploadFromUriSchema = {
+  type: 'object',
+  required: ['addressInformation'],
+  properties: {
+    addressInformation: { type: 'string', minLength: 1, maxLength: 2048 },
+    userName: { type: 'string', pattern: '^[a-zA-Z0-9_-]*$', maxLength: 255 },
+    password: { type: 'string', maxLength: 255 },
+  },
+  additionalProperties: false,
+} as const;
+
+export async function uploadFromUri(request: FastifyRequest, reply: FastifyReply) {
+  const { db, box, onboarding } = request.server.bosun;
+  const body = request.body as UploadFromUri | undefined;
+  if (!body) throw new ApiError(400, 'The request body is missing: send {"addressInformation": "<URI>"}.');
+  let url: URL;
+  try {
+    url = new URL(body.addressInformation);
+  } catch {
+    throw new ApiError(
+      400,
+      `addressInformation is not a valid URL: ${JSON.stringify(body.addressInformation)}.`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ApiError(400, `addressInformation must be an http or https URL, not ${url.protocol}.`);
+  }
+  const current = await loadPackage(request, pkgId(request));
+  const refusal = refusalOf('uploadFromUri', current.onboardingState, current.id);
+  if (refusal) throw new ApiError(409, refusal);
+  // Credentials in the URL's userinfo are moved out of it: only the sealed copy is stored.
+  const userName = body.userName ?? (url.username ? decodeURIComponent(url.username) : undefined);
+  const password = body.password ?? (url.password ? decodeURIComponent(url.password) : undefined);
+  url.username = '';
+  url.password = '';
+  const sealedCredentials =
+    userName !== undefined || password !== undefined
+      ? box.seal(JSON.stringify({ userName: userName ?? '', password: password ?? '' }))
+      : undefined;
+  if (!(await queueUriUpload(db.kysely, current.id, { uri: url.toString(), sealedCredentials }))) {
+    throw new ApiError(409, `VNF package ${current.id} is no longer CREATED: another upload started.`);
+  }
+  onboarding.wake();
+  return reply.code(202).send();
+}

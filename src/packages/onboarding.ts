@@ -1,0 +1,234 @@
+/**
+ * The onboarding transitions that touch the job columns: start/finish an upload, queue a
+ * URI download, fail (back to CREATED with the reason, blob removed), complete (facts stored,
+ * ONBOARDED + ENABLED). Each is one conditional UPDATE, so concurrent requests and workers
+ * cannot both win.
+ */
+import type { ProblemDetails } from '../http/sol013/problem.ts';
+import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
+import type { Database } from '../store/db/database.ts';
+import type { Executor } from '../store/db/transaction.ts';
+import { failure } from './failure.ts';
+import { nowIso, packageBlobKey } from './package-record.ts';
+
+export const leaseUntil = (leaseMs: number) => new Date(Date.now() + leaseMs).toISOString();
+
+/** CREATED → UPLOADING, owned by this process while the body streams. False: not CREATED. */
+export async function beginUpload(
+  db: Executor,
+  id: string,
+  owner: string,
+  leaseMs: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('vnf_packages')
+    .set((eb) => ({
+      onboarding_state: 'UPLOADING',
+      job_state: 'uploading',
+      lease_owner: owner,
+      lease_until: leaseUntil(leaseMs),
+      attempts: 0,
+      onboarding_failure: null,
+      upload_source: JSON.stringify({ kind: 'upload' }),
+      updated_at: nowIso(),
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', id)
+    .where('onboarding_state', '=', 'CREATED')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** CREATED → UPLOADING with a download job queued. False: not CREATED. */
+export async function queueUriUpload(
+  db: Executor,
+  id: string,
+  source: { uri: string; sealedCredentials?: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('vnf_packages')
+    .set((eb) => ({
+      onboarding_state: 'UPLOADING',
+      job_state: 'queued',
+      lease_owner: null,
+      lease_until: null,
+      attempts: 0,
+      onboarding_failure: null,
+      upload_source: JSON.stringify({ kind: 'uri', ...source }),
+      updated_at: nowIso(),
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', id)
+    .where('onboarding_state', '=', 'CREATED')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Extends the lease of a job this process owns. */
+export async function renewLease(db: Executor, id: string, owner: string, leaseMs: number): Promise<void> {
+  await db
+    .updateTable('vnf_packages')
+    .set({ lease_until: leaseUntil(leaseMs) })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** UPLOADING → PROCESSING with the content's facts; the onboarding job is queued. */
+export async function finishUpload(
+  db: Executor,
+  id: string,
+  owner: string,
+  put: PutResult,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('vnf_packages')
+    .set((eb) => ({
+      onboarding_state: 'PROCESSING',
+      job_state: 'queued',
+      lease_owner: null,
+      lease_until: null,
+      checksum: JSON.stringify({ algorithm: 'sha-512', hash: put.digests['sha-512'] }),
+      package_size: put.size,
+      updated_at: nowIso(),
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', id)
+    .where('onboarding_state', '=', 'UPLOADING')
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Back to CREATED with the reason, every extracted fact cleared and the blob removed. With
+ * `owner`, only if this process still owns the job (a takeover wins).
+ */
+export async function failOnboarding(
+  db: Database,
+  blobs: BlobStore,
+  id: string,
+  problem: ProblemDetails,
+  owner?: string,
+): Promise<boolean> {
+  let query = db.kysely
+    .updateTable('vnf_packages')
+    .set((eb) => ({
+      onboarding_state: 'CREATED',
+      operational_state: 'DISABLED',
+      job_state: null,
+      lease_owner: null,
+      lease_until: null,
+      upload_source: null,
+      onboarding_failure: JSON.stringify(problem),
+      checksum: null,
+      package_size: null,
+      updated_at: nowIso(),
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', id)
+    .where('onboarding_state', 'in', ['UPLOADING', 'PROCESSING']);
+  if (owner) query = query.where('lease_owner', '=', owner);
+  const result = await query.executeTakeFirst();
+  const failed = Number(result.numUpdatedRows) === 1;
+  if (failed) await blobs.delete(packageBlobKey(id));
+  return failed;
+}
+
+export interface OnboardedFacts {
+  vnfdId: string;
+  vnfProvider: string;
+  vnfProductName: string;
+  vnfSoftwareVersion: string;
+  vnfdVersion: string;
+  softwareImages: unknown[];
+  additionalArtifacts: unknown[];
+  entryDefinitions: string;
+  vnfdModel: unknown;
+  files: unknown;
+  manifestFile?: string;
+  signingCertificate?: string;
+}
+
+/**
+ * PROCESSING → ONBOARDED + ENABLED. A vnfdId already onboarded in the project fails the
+ * onboarding instead (the partial unique index is the last word under concurrency).
+ */
+export async function completeOnboarding(
+  db: Database,
+  blobs: BlobStore,
+  id: string,
+  owner: string,
+  facts: OnboardedFacts,
+): Promise<'onboarded' | 'duplicate' | 'lost'> {
+  const row = await db.kysely
+    .selectFrom('vnf_packages')
+    .select(['project_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return 'lost';
+  const other = await db.kysely
+    .selectFrom('vnf_packages')
+    .select(['id'])
+    .where('project_id', '=', row.project_id)
+    .where('vnfd_id', '=', facts.vnfdId)
+    .where('id', '!=', id)
+    .executeTakeFirst();
+  const duplicate = (otherId: string | undefined) =>
+    failure(
+      409,
+      `vnfdId ${facts.vnfdId} is already onboarded in this project by VNF package ${otherId ?? '(another package)'}.`,
+      {
+        vnfdId: facts.vnfdId,
+        ...(otherId ? { otherVnfPkgId: otherId } : {}),
+      },
+    );
+  if (other) {
+    await failOnboarding(db, blobs, id, duplicate(other.id), owner);
+    return 'duplicate';
+  }
+  try {
+    const result = await db.kysely
+      .updateTable('vnf_packages')
+      .set((eb) => ({
+        onboarding_state: 'ONBOARDED',
+        operational_state: 'ENABLED',
+        job_state: null,
+        lease_owner: null,
+        lease_until: null,
+        upload_source: null,
+        onboarding_failure: null,
+        vnfd_id: facts.vnfdId,
+        vnf_provider: facts.vnfProvider,
+        vnf_product_name: facts.vnfProductName,
+        vnf_software_version: facts.vnfSoftwareVersion,
+        vnfd_version: facts.vnfdVersion,
+        software_images: JSON.stringify(facts.softwareImages),
+        additional_artifacts: JSON.stringify(facts.additionalArtifacts),
+        entry_definitions: facts.entryDefinitions,
+        vnfd_model: JSON.stringify(facts.vnfdModel),
+        artifact_paths: JSON.stringify(facts.files),
+        manifest_file: facts.manifestFile ?? null,
+        signing_certificate: facts.signingCertificate ?? null,
+        updated_at: nowIso(),
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', id)
+      .where('onboarding_state', '=', 'PROCESSING')
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? 'onboarded' : 'lost';
+  } catch (err) {
+    // A concurrent onboarding of the same vnfdId won the unique index.
+    const again = await db.kysely
+      .selectFrom('vnf_packages')
+      .select(['id'])
+      .where('project_id', '=', row.project_id)
+      .where('vnfd_id', '=', facts.vnfdId)
+      .where('id', '!=', id)
+      .executeTakeFirst();
+    if (!again) throw err;
+    await failOnboarding(db, blobs, id, duplicate(again.id), owner);
+    return 'duplicate';
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * The onboarding worker: claims package jobs (a URI download and/or the CSAR validation),
+ * heartbeats the lease while working, and recovers what dead processes left: an interrupted
+ * streamed upload → CREATED with "interrupted"; an expired PROCESSING/download lease → the job
+ * runs again (up to MAX_ATTEMPTS). Polls at worker.pollIntervalMs, and wakes at once when
+ * this process queues a job.
+ */
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Config } from '../config/load.ts';
+import { readUploadedPackage } from '../packages/extract-facts.ts';
+import { failure, INTERRUPTED } from '../packages/failure.ts';
+import { completeOnboarding, failOnboarding, finishUpload, renewLease } from '../packages/onboarding.ts';
+import { packageBlobKey } from '../packages/package-record.ts';
+import type { SealedBox } from '../security/sealed-box.ts';
+import type { BlobStore } from '../store/blobs/blob-store.ts';
+import type { Database } from '../store/db/database.ts';
+import { downloadPackage, type UriSource } from './download-package.ts';
+import { claimableJobs, claimJob, interruptedUploads } from './package-jobs.ts';
+
+const MAX_ATTEMPTS = 3;
+const CONCURRENCY = 4;
+
+export interface WorkerDeps {
+  config: Config;
+  db: Database;
+  blobs: BlobStore;
+  box: SealedBox;
+  logger: Logger;
+}
+
+export class OnboardingWorker {
+  readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly #deps: WorkerDeps;
+  readonly #running = new Map<string, Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = true;
+  #ticking: Promise<void> | undefined;
+  #again = false;
+
+  constructor(deps: WorkerDeps) {
+    this.#deps = deps;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.wake();
+  }
+
+  /** Looks for work now (after a job was queued in this process). */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#ticking) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#ticking = this.#tick()
+      .catch((err) => this.#deps.logger.error({ err }, 'onboarding worker poll failed'))
+      .finally(() => {
+        this.#ticking = undefined;
+        if (this.#stopped) return;
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else {
+          this.#timer = setTimeout(() => this.wake(), this.#deps.config.worker.pollIntervalMs);
+        }
+      });
+  }
+
+  /** Stops claiming, and waits for the jobs in progress. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#ticking;
+    await Promise.allSettled(this.#running.values());
+  }
+
+  async #tick(): Promise<void> {
+    const { db, blobs, logger } = this.#deps;
+    for (const id of await interruptedUploads(db)) {
+      if (await failOnboarding(db, blobs, id, failure(500, INTERRUPTED))) {
+        logger.warn({ vnfPkgId: id }, 'package upload interrupted: back to CREATED');
+      }
+    }
+    const free = CONCURRENCY - this.#running.size;
+    if (free <= 0) return;
+    const leaseMs = this.#deps.config.worker.leaseMs;
+    for (const id of await claimableJobs(db, free)) {
+      if (this.#running.has(id) || !(await claimJob(db, id, this.owner, leaseMs))) continue;
+      const job = this.#run(id).finally(() => {
+        this.#running.delete(id);
+        this.wake();
+      });
+      this.#running.set(id, job);
+    }
+  }
+
+  async #run(id: string): Promise<void> {
+    const { db, blobs, logger, config, box } = this.#deps;
+    const leaseMs = config.worker.leaseMs;
+    const heartbeat = setInterval(
+      () => renewLease(db.kysely, id, this.owner, leaseMs).catch(() => {}),
+      Math.max(100, Math.floor(leaseMs / 3)),
+    );
+    const fail = (status: number, detail: string, extra: Record<string, unknown> = {}) =>
+      failOnboarding(db, blobs, id, failure(status, detail, extra), this.owner);
+    try {
+      const row = await db.kysely
+        .selectFrom('vnf_packages')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row || row.lease_owner !== this.owner) return;
+      if (row.attempts > MAX_ATTEMPTS) {
+        await fail(
+          500,
+          `Onboarding was attempted ${MAX_ATTEMPTS} times without finishing; upload the package again.`,
+        );
+        return;
+      }
+      const key = packageBlobKey(id);
+      if (row.onboarding_state === 'UPLOADING') {
+        const source = JSON.parse(row.upload_source ?? '{}') as UriSource;
+        if (source.kind !== 'uri') return;
+        let put: Awaited<ReturnType<typeof downloadPackage>>;
+        try {
+          put = await downloadPackage(config, box, blobs, key, source);
+        } catch (err) {
+          const e = err as { code?: string; message: string; name?: string };
+          const status = e.name === 'BlobTooLargeError' || e.code === 'DOWNLOAD_TOO_LARGE' ? 413 : 502;
+          await fail(status, `The package could not be downloaded from ${redact(source.uri)}: ${e.message}`, {
+            ...(e.code ? { code: e.code } : {}),
+          });
+          return;
+        }
+        if (!(await finishUpload(db.kysely, id, this.owner, put))) return;
+        // finishUpload released the lease and queued the job: take it again to validate now.
+        if (!(await claimJob(db, id, this.owner, leaseMs))) return;
+      } else if (row.onboarding_state !== 'PROCESSING') {
+        return;
+      }
+      const path = await blobs.localFile(key);
+      const read = await readUploadedPackage(path, config.packages);
+      if (!read.ok) {
+        await failOnboarding(db, blobs, id, read.problem, this.owner);
+        logger.info({ vnfPkgId: id, reason: read.problem.detail }, 'package onboarding failed');
+        return;
+      }
+      const outcome = await completeOnboarding(db, blobs, id, this.owner, read.facts);
+      logger.info({ vnfPkgId: id, vnfdId: read.facts.vnfdId, outcome }, 'package onboarding finished');
+    } catch (err) {
+      logger.error({ err, vnfPkgId: id }, 'package onboarding crashed');
+      await fail(500, `Onboarding failed unexpectedly: ${(err as Error).message}`).catch(() => {});
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+}
+
+/** A URI without its userinfo, for messages. */
+function redact(uri: string): string {
+  try {
+    const u = new URL(uri);
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return '(invalid URI)';
+  }
+}
