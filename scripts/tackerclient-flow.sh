@@ -24,7 +24,11 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 
-bash "$kit/make-sample-csar.sh" "$work/sample.zip" >/dev/null
+# A real sample package (the kit's own sample ships stub SOL001 type files, which a real VNFM
+# cannot load). This one declares a hashed text artifact for the artifact-download step.
+samples="$repo/../shared/samples/tacker"
+[ -d "$samples" ] || samples=/work/shared/samples/tacker
+csar=${TACKERCLIENT_CSAR:-$samples/sample_vnf_package_csar_meta.zip}
 
 # Capabilities that land with later issues: LCM (v1, v2), FM, PM.
 skip=""
@@ -38,7 +42,7 @@ skip="$skip fm-alarm-list fm-alarm-show fm-alarm-update fm-sub-create fm-sub-lis
 skip="$skip pm-job-create pm-job-list pm-job-show pm-job-update pm-report-show pm-job-delete"
 
 status=0
-SKIP_STEPS="$skip" bash "$kit/flow.sh" "http://127.0.0.1:$port" "$work/sample.zip" || status=$?
+SKIP_STEPS="$skip" bash "$kit/flow.sh" "http://127.0.0.1:$port" "$csar" || status=$?
 if [ "$status" != 0 ]; then
   echo "--- server log (last 40 lines)"
   tail -40 "$work/server.log"
