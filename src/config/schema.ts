@@ -131,6 +131,16 @@ export const ConfigSchema = Type.Object(
           description: 'a job whose worker stops heartbeating this long is taken over',
         }),
         pollIntervalMs: Type.Integer({ minimum: 10, default: 1000 }),
+        sweepIntervalMs: Type.Integer({
+          minimum: 1000,
+          default: 30 * 60 * 1000,
+          description: 'how often leftover package blobs (of deleted or failed packages) are removed',
+        }),
+        sweepGraceMs: Type.Integer({
+          minimum: 0,
+          default: 60 * 60 * 1000,
+          description: 'a blob younger than this is never swept (an upload may still be writing it)',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -14,6 +14,7 @@ import { createBlobStore } from '../store/blobs/index.ts';
 import { type Database, openDatabase } from '../store/db/database.ts';
 import { migrate } from '../store/db/migrate.ts';
 import { OnboardingWorker } from '../worker/onboarding-worker.ts';
+import { PackageSweeper } from '../worker/package-sweep.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
 import { registerVnfpkgm } from './routes/vnfpkgm/index.ts';
@@ -59,12 +60,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let app: FastifyInstance;
   let context: AppContext;
   let worker: OnboardingWorker | undefined;
+  let sweeper: PackageSweeper | undefined;
   try {
     const auth = await createAuth(config, db, keys);
     const paging = await PagingMarkers.fromKeys(keys);
     const blobs = createBlobStore(config);
     // Roles all and worker run the onboarding jobs; an api-only replica leaves them to workers.
     worker = role === 'api' ? undefined : new OnboardingWorker({ config, db, blobs, box, logger });
+    sweeper = role === 'api' ? undefined : new PackageSweeper({ config, db, blobs, logger });
     const onboarding = worker ?? {
       owner: `api:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
       wake() {},
@@ -86,7 +89,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     app = await buildApp(context, registrars);
     await app.listen({ port: config.server.port, host: config.server.bind });
     worker?.start();
+    sweeper?.start();
   } catch (err) {
+    await sweeper?.stop();
     await worker?.stop();
     await db.close();
     throw err;
@@ -103,6 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await app.close();
       } finally {
         clearTimeout(timer);
+        await sweeper?.stop();
         await worker?.stop();
         await db.close();
       }
