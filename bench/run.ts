@@ -3,10 +3,11 @@
  * process (so that one suite's memory and JIT state do not colour the next).
  *   foundation  HTTP layer: api_versions vs a hello-world, list paging over 50,000 rows
  *   vnfd        package verification (1 GiB image) vs sha256sum, VNFD parse + model rate
+ *   packages    1 GiB upload + onboarding over HTTP, concurrent uploads, list with 10,000 packages
  */
 import { spawnSync } from 'node:child_process';
 
-const SUITES = ['foundation', 'vnfd'];
+const SUITES = ['foundation', 'vnfd', 'packages'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !SUITES.includes(w));
 if (unknown.length) {

@@ -1,0 +1,224 @@
+/**
+ * Package management benchmarks against a real `bosun serve` process:
+ * 1. upload and onboard a 1 GiB package over HTTP — wall time next to `sha256sum` of the same
+ *    file (target ≤ 1.5×) and the server's peak RSS (target ≤ 200 MiB);
+ * 2. 20 concurrent uploads of small packages (all ONBOARDED, none lost);
+ * 3. GET /vnfpkgm/v1/vnf_packages first page with 10,000 packages stored (target p99 < 30 ms).
+ * BOSUN_BENCH_IMAGE_MIB (default 1024), BOSUN_BENCH_PACKAGES (default 10000), BOSUN_BENCH_DURATION (s, 5).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import autocannon from 'autocannon';
+import { buildPackage } from '../src/vnfd/csar/build.ts';
+import { openZipPackage } from '../src/vnfd/csar/zip-reader.ts';
+import { SAMPLES_DIR } from '../test/support/samples.ts';
+
+const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
+const packageCount = Number(process.env.BOSUN_BENCH_PACKAGES ?? '10000');
+const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
+const IMAGE = 'Files/images/cirros-0.5.2-x86_64-disk.img';
+const BOSUN = new URL('../bin/bosun', import.meta.url).pathname;
+
+async function extract(zip: string, dir: string): Promise<void> {
+  const { files } = await openZipPackage(zip);
+  if (!files) throw new Error(`${zip} does not open`);
+  for (const name of files.names) {
+    const target = join(dir, ...name.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await pipeline(await files.openStream(name), createWriteStream(target));
+  }
+  await files.close();
+}
+
+/** A copy of vnflcm1 with its own vnfdId (written everywhere the id appears). */
+async function variant(base: string, dir: string, vnfdId: string): Promise<void> {
+  await extract(base, dir);
+  const original = '5541a044-fc16-5ec2-a3ce-97fd313d1fe9';
+  for (const name of await readdir(join(dir, 'Definitions'))) {
+    const path = join(dir, 'Definitions', name);
+    await writeFile(path, (await readFile(path, 'utf8')).replaceAll(original, vnfdId));
+  }
+}
+
+async function startServer(env: Record<string, string>) {
+  const child = spawn(BOSUN, ['serve', '--port', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /"url":"(http:[^"]+)"/.exec(line);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`bosun serve exited with ${code}`)));
+  });
+  const peakRssMiB = () => {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  };
+  const stop = async () => {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { url, peakRssMiB, stop };
+}
+
+async function json<T>(url: string, init?: RequestInit): Promise<T> {
+  const r = await fetch(url, init);
+  if (!r.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
+async function onboard(base: string, zip: string): Promise<{ ms: number; state: string }> {
+  const started = performance.now();
+  const pkg = await json<{ id: string }>(`${base}/vnfpkgm/v1/vnf_packages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const put = await fetch(`${base}/vnfpkgm/v1/vnf_packages/${pkg.id}/package_content`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/zip', 'content-length': String(statSync(zip).size) },
+    body: Readable.toWeb(createReadStream(zip)) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  if (put.status !== 202) throw new Error(`upload: ${put.status} ${await put.text()}`);
+  for (;;) {
+    const info = await json<{ onboardingState: string }>(`${base}/vnfpkgm/v1/vnf_packages/${pkg.id}`);
+    if (info.onboardingState === 'ONBOARDED' || info.onboardingState === 'CREATED') {
+      return { ms: performance.now() - started, state: info.onboardingState };
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const work = await mkdtemp(join(tmpdir(), 'bosun-bench-pkg-'));
+const rows: [string, string, string][] = [];
+const base = join(SAMPLES_DIR, 'vnflcm1.zip');
+try {
+  const env = {
+    BOSUN_DATABASE_URL: `sqlite:${join(work, 'bosun.db')}`,
+    BOSUN_BLOBS_DIR: join(work, 'blobs'),
+    BOSUN_BLOBS_CACHE_DIR: join(work, 'cache'),
+    BOSUN_SECURITY_KEY_FILE: join(work, 'secret.key'),
+    BOSUN_LOG_LEVEL: 'info',
+    BOSUN_LOG_ACCESS_LOG: 'false',
+    BOSUN_PAGING_DEFAULT_PAGE_SIZE: '100',
+  };
+  const server = await startServer(env);
+  try {
+    // 1. One package with a 1 GiB image, hash-checked from TOSCA.meta.
+    const big = join(work, 'big');
+    await variant(base, big, randomUUID());
+    const block = randomBytes(16 * 2 ** 20);
+    const image = createWriteStream(join(big, ...IMAGE.split('/')));
+    for (let written = 0; written < imageMiB; written += 16) {
+      if (!image.write(block.subarray(0, Math.min(16, imageMiB - written) * 2 ** 20))) {
+        await new Promise<void>((r) => image.once('drain', () => r()));
+      }
+    }
+    await new Promise<void>((r) => image.end(() => r()));
+    const metaPath = join(big, 'TOSCA-Metadata', 'TOSCA.meta');
+    const meta = await readFile(metaPath, 'utf8');
+    await writeFile(
+      metaPath,
+      meta.replace(/(Name: Files\/images\/[^\n]*\n[^\n]*\n?)/, '$1Algorithm: SHA-256\nHash: 00\n'),
+    );
+    const bigZip = join(work, 'big.zip');
+    await buildPackage(big, bigZip);
+    let t = performance.now();
+    execFileSync('sha256sum', [bigZip]);
+    const sha256sumS = (performance.now() - t) / 1000;
+    const result = await onboard(server.url, bigZip);
+    if (result.state !== 'ONBOARDED') throw new Error('the 1 GiB package did not onboard');
+    const ratio = result.ms / 1000 / sha256sumS;
+    rows.push(
+      [
+        `sha256sum of the ${(statSync(bigZip).size / 2 ** 20).toFixed(0)} MiB package`,
+        `${sha256sumS.toFixed(2)} s`,
+        '',
+      ],
+      [
+        `create + upload + onboard it over HTTP`,
+        `${(result.ms / 1000).toFixed(2)} s`,
+        `${ratio.toFixed(2)}× sha256sum (target ≤ 1.5×); Tacker 38.8 s`,
+      ],
+      [`  server peak RSS`, `${server.peakRssMiB().toFixed(0)} MiB`, 'target ≤ 200 MiB; Tacker 1,235 MiB'],
+    );
+
+    // 2. 20 concurrent uploads of small packages, each with its own vnfdId.
+    const small: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const dir = join(work, `small-${i}`);
+      await variant(base, dir, randomUUID());
+      const zip = `${dir}.zip`;
+      await buildPackage(dir, zip);
+      small.push(zip);
+    }
+    t = performance.now();
+    const outcomes = await Promise.all(small.map((zip) => onboard(server.url, zip)));
+    const wall = (performance.now() - t) / 1000;
+    const onboarded = outcomes.filter((o) => o.state === 'ONBOARDED').length;
+    const sorted = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+    rows.push([
+      '20 concurrent small uploads → ONBOARDED',
+      `${onboarded}/20 in ${wall.toFixed(2)} s`,
+      `p50 ${sorted[9].toFixed(0)} ms, max ${sorted[19].toFixed(0)} ms each; Tacker 0.95 s for one`,
+    ]);
+
+    // 3. The first page of the list with packageCount packages stored.
+    t = performance.now();
+    const creates = Array.from({ length: packageCount }, (_, i) => i);
+    for (let i = 0; i < creates.length; i += 50) {
+      await Promise.all(
+        creates.slice(i, i + 50).map((n) =>
+          json(`${server.url}/vnfpkgm/v1/vnf_packages`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ userDefinedData: { bench: String(n) } }),
+          }),
+        ),
+      );
+    }
+    const createRate = packageCount / ((performance.now() - t) / 1000);
+    rows.push([
+      `create ${packageCount.toLocaleString('en')} packages (50 at a time)`,
+      `${createRate.toFixed(0)} req/s`,
+      '',
+    ]);
+    const url = `${server.url}/vnfpkgm/v1/vnf_packages`;
+    await autocannon({ url, connections: 1, duration: 1 });
+    for (const connections of [1, 10]) {
+      const r = await autocannon({ url, connections, duration });
+      rows.push([
+        `GET /vnfpkgm/v1/vnf_packages, first page of 100 (${connections} conn)`,
+        `${r.requests.average.toFixed(0)} req/s`,
+        `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${connections === 1 ? ' (target p99 < 30 ms)' : ''}; errors ${r.errors + r.non2xx}; Tacker 3.4 req/s with 1,000`,
+      ]);
+    }
+  } finally {
+    await server.stop();
+  }
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+process.stdout.write(
+  `\nBosun package management benchmarks (server: bosun serve, SQLite, access log off)\n\n`,
+);
+for (const r of rows)
+  process.stdout.write(
+    `${r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd()}\n`,
+  );
