@@ -5,9 +5,10 @@
  * cannot both win.
  */
 import type { ProblemDetails } from '../http/sol013/problem.ts';
+import { emitPackageNotification, packageOnboarded } from '../notify/package-notifications.ts';
 import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
-import type { Executor } from '../store/db/transaction.ts';
+import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import { failure } from './failure.ts';
 import { nowIso, packageBlobKey } from './package-record.ts';
 
@@ -163,7 +164,7 @@ export async function completeOnboarding(
 ): Promise<'onboarded' | 'duplicate' | 'lost'> {
   const row = await db.kysely
     .selectFrom('vnf_packages')
-    .select(['project_id'])
+    .select(['project_id', 'usage_state'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return 'lost';
@@ -188,36 +189,54 @@ export async function completeOnboarding(
     return 'duplicate';
   }
   try {
-    const result = await db.kysely
-      .updateTable('vnf_packages')
-      .set((eb) => ({
-        onboarding_state: 'ONBOARDED',
-        operational_state: 'ENABLED',
-        job_state: null,
-        lease_owner: null,
-        lease_until: null,
-        upload_source: null,
-        onboarding_failure: null,
-        vnfd_id: facts.vnfdId,
-        vnf_provider: facts.vnfProvider,
-        vnf_product_name: facts.vnfProductName,
-        vnf_software_version: facts.vnfSoftwareVersion,
-        vnfd_version: facts.vnfdVersion,
-        software_images: JSON.stringify(facts.softwareImages),
-        additional_artifacts: JSON.stringify(facts.additionalArtifacts),
-        entry_definitions: facts.entryDefinitions,
-        vnfd_model: JSON.stringify(facts.vnfdModel),
-        artifact_paths: JSON.stringify(facts.files),
-        manifest_file: facts.manifestFile ?? null,
-        signing_certificate: facts.signingCertificate ?? null,
-        updated_at: nowIso(),
-        version: eb('version', '+', 1),
-      }))
-      .where('id', '=', id)
-      .where('onboarding_state', '=', 'PROCESSING')
-      .where('lease_owner', '=', owner)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? 'onboarded' : 'lost';
+    // The update and its notifications commit together (outbox).
+    return await inTransaction(db, async (trx) => {
+      const result = await trx
+        .updateTable('vnf_packages')
+        .set((eb) => ({
+          onboarding_state: 'ONBOARDED',
+          operational_state: 'ENABLED',
+          job_state: null,
+          lease_owner: null,
+          lease_until: null,
+          upload_source: null,
+          onboarding_failure: null,
+          vnfd_id: facts.vnfdId,
+          vnf_provider: facts.vnfProvider,
+          vnf_product_name: facts.vnfProductName,
+          vnf_software_version: facts.vnfSoftwareVersion,
+          vnfd_version: facts.vnfdVersion,
+          software_images: JSON.stringify(facts.softwareImages),
+          additional_artifacts: JSON.stringify(facts.additionalArtifacts),
+          entry_definitions: facts.entryDefinitions,
+          vnfd_model: JSON.stringify(facts.vnfdModel),
+          artifact_paths: JSON.stringify(facts.files),
+          manifest_file: facts.manifestFile ?? null,
+          signing_certificate: facts.signingCertificate ?? null,
+          updated_at: nowIso(),
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', id)
+        .where('onboarding_state', '=', 'PROCESSING')
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return 'lost';
+      await emitPackageNotification(
+        trx,
+        row.project_id,
+        packageOnboarded({
+          vnfPkgId: id,
+          vnfdId: facts.vnfdId,
+          vnfProvider: facts.vnfProvider,
+          vnfProductName: facts.vnfProductName,
+          vnfSoftwareVersion: facts.vnfSoftwareVersion,
+          vnfdVersion: facts.vnfdVersion,
+          operationalState: 'ENABLED',
+          usageState: row.usage_state,
+        }),
+      );
+      return 'onboarded' as const;
+    });
   } catch (err) {
     // A concurrent onboarding of the same vnfdId won the unique index.
     const again = await db.kysely

@@ -4,9 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../http/sol013/problem.ts';
+import type { PackageFacts } from '../notify/package-filter.ts';
+import {
+  emitPackageNotification,
+  packageDeleted,
+  packageOperationalStateChanged,
+} from '../notify/package-notifications.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
-import type { Executor } from '../store/db/transaction.ts';
+import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import { findPackage, nowIso, type PackageRecord, packageBlobKey } from './package-record.ts';
 import { DELETABLE, type OperationalState, refusalOf } from './states.ts';
 
@@ -75,24 +81,48 @@ export async function modifyPackage(
   if (changes.operationalState === undefined && changes.userDefinedData === undefined) {
     throw new ApiError(409, `Nothing to update: VNF package ${current.id} already has these values.`);
   }
-  const result = await db.kysely
-    .updateTable('vnf_packages')
-    .set((eb) => ({
-      operational_state: changes.operationalState ?? current.operationalState,
-      user_defined_data: JSON.stringify(data),
-      updated_at: nowIso(),
-      version: eb('version', '+', 1),
-    }))
-    .where('id', '=', current.id)
-    .where('version', '=', current.version)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) {
-    throw new ApiError(
-      412,
-      `VNF package ${current.id} changed while it was being modified; read it again and retry.`,
-    );
-  }
+  // The update and its notification commit together (outbox).
+  await inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable('vnf_packages')
+      .set((eb) => ({
+        operational_state: changes.operationalState ?? current.operationalState,
+        user_defined_data: JSON.stringify(data),
+        updated_at: nowIso(),
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', current.id)
+      .where('version', '=', current.version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) {
+      throw new ApiError(
+        412,
+        `VNF package ${current.id} changed while it was being modified; read it again and retry.`,
+      );
+    }
+    if (changes.operationalState !== undefined) {
+      await emitPackageNotification(
+        trx,
+        current.projectId,
+        packageOperationalStateChanged({ ...factsOf(current), operationalState: changes.operationalState }),
+      );
+    }
+  });
   return changes;
+}
+
+/** What package notifications (and their filters) need to know about a package. */
+function factsOf(record: PackageRecord): PackageFacts {
+  return {
+    vnfPkgId: record.id,
+    vnfdId: record.vnfdId,
+    vnfProvider: record.vnfProvider,
+    vnfProductName: record.vnfProductName,
+    vnfSoftwareVersion: record.vnfSoftwareVersion,
+    vnfdVersion: record.vnfdVersion,
+    operationalState: record.operationalState,
+    usageState: record.usageState,
+  };
 }
 
 /** DELETE: only DISABLED and NOT_IN_USE packages; the blob goes with the row. */
@@ -106,15 +136,18 @@ export async function deletePackage(db: Database, blobs: BlobStore, current: Pac
       `VNF package ${current.id} is ${current.operationalState} and ${current.usageState}: only a DISABLED package that is NOT_IN_USE can be deleted.`,
     );
   }
-  const result = await db.kysely
-    .deleteFrom('vnf_packages')
-    .where('id', '=', current.id)
-    .where('operational_state', '=', DELETABLE.operationalState)
-    .where('usage_state', '=', DELETABLE.usageState)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) !== 1) {
-    throw new ApiError(409, `VNF package ${current.id} changed while it was being deleted; read it again.`);
-  }
+  await inTransaction(db, async (trx) => {
+    const result = await trx
+      .deleteFrom('vnf_packages')
+      .where('id', '=', current.id)
+      .where('operational_state', '=', DELETABLE.operationalState)
+      .where('usage_state', '=', DELETABLE.usageState)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) !== 1) {
+      throw new ApiError(409, `VNF package ${current.id} changed while it was being deleted; read it again.`);
+    }
+    await emitPackageNotification(trx, current.projectId, packageDeleted(factsOf(current)));
+  });
   await blobs.delete(packageBlobKey(current.id));
 }
 

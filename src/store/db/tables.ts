@@ -3,6 +3,8 @@
  * milliseconds in both databases, so that comparisons and filters behave the same on SQLite
  * and PostgreSQL. JSON documents are stored as text.
  */
+import type { Generated } from 'kysely';
+
 export interface ServerKeysTable {
   name: string;
   /** Sealed with the configured encryption key (see security/sealed-box.ts). */
@@ -60,8 +62,45 @@ export interface VnfPackagesTable {
   version: number;
 }
 
+/** A subscription of any API (api + major say which); filter is JSON, authentication sealed. */
+export interface SubscriptionsTable {
+  id: string;
+  project_id: string;
+  /** 'vnfpkgm' (later vnflcm, vnffm, vnfpm). */
+  api: string;
+  /** 'v1' | 'v2'. */
+  major: string;
+  callback_uri: string;
+  /** JSON of the API's notifications filter ({} when absent). */
+  filter: string;
+  /** SOL013 SubscriptionAuthentication JSON, sealed with the SealedBox; never returned. */
+  authentication: string | null;
+  created_at: string;
+}
+
+/** One notification for one subscription, written in the transaction of the change. */
+export interface NotificationOutboxTable {
+  id: Generated<number | string>;
+  subscription_id: string;
+  /** Stable id of the notification (the payload's id), for receivers' de-duplication. */
+  notification_id: string;
+  api: string;
+  major: string;
+  notification_type: string;
+  /** The notification JSON, exactly as it will be POSTed. */
+  payload: string;
+  created_at: string;
+  /** 'pending' until issue 5's workers deliver it. */
+  state: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_error: string | null;
+}
+
 export interface Tables {
   server_keys: ServerKeysTable;
   auth_clients: AuthClientsTable;
   vnf_packages: VnfPackagesTable;
+  subscriptions: SubscriptionsTable;
+  notification_outbox: NotificationOutboxTable;
 }

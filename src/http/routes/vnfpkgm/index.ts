@@ -4,6 +4,7 @@ import type { ListResource } from '../../sol013/list-query.ts';
 import { loadByVnfdId } from './access.ts';
 import { packageListV1, packageListV2 } from './list.ts';
 import { mountContent, mountPackages } from './resources.ts';
+import { mountSubscriptions } from './subscriptions.ts';
 import { toV1, toV2 } from './views.ts';
 
 export function registerVnfpkgm(app: FastifyInstance): void {
@@ -25,4 +26,5 @@ export function registerVnfpkgm(app: FastifyInstance): void {
     loadByVnfdId(request, (request.params as { vnfdId: string }).vnfdId);
   app.get(onboarded, { config: { sol013: v2 } }, async (request) => toV2(await byVnfdId(request), request));
   mountContent(app, onboarded, v2, byVnfdId);
+  for (const major of ['v1', 'v2'] as const) mountSubscriptions(app, major);
 }

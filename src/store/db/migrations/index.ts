@@ -5,8 +5,10 @@
 import type { Migration } from 'kysely/migration';
 import * as foundation from './0001-foundation.ts';
 import * as vnfPackages from './0002-vnf-packages.ts';
+import * as subscriptionsOutbox from './0003-subscriptions-outbox.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-vnf-packages': vnfPackages,
+  '0003-subscriptions-outbox': subscriptionsOutbox,
 };
