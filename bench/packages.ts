@@ -9,15 +9,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import autocannon from 'autocannon';
 import { buildPackage } from '../src/vnfd/csar/build.ts';
-import { openZipPackage } from '../src/vnfd/csar/zip-reader.ts';
+import { extractPackage } from '../test/support/extract.ts';
 import { SAMPLES_DIR } from '../test/support/samples.ts';
 
 const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
@@ -26,20 +25,9 @@ const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
 const IMAGE = 'Files/images/cirros-0.5.2-x86_64-disk.img';
 const BOSUN = new URL('../bin/bosun', import.meta.url).pathname;
 
-async function extract(zip: string, dir: string): Promise<void> {
-  const { files } = await openZipPackage(zip);
-  if (!files) throw new Error(`${zip} does not open`);
-  for (const name of files.names) {
-    const target = join(dir, ...name.split('/'));
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(await files.openStream(name), createWriteStream(target));
-  }
-  await files.close();
-}
-
 /** A copy of vnflcm1 with its own vnfdId (written everywhere the id appears). */
 async function variant(base: string, dir: string, vnfdId: string): Promise<void> {
-  await extract(base, dir);
+  await extractPackage(base, dir);
   const original = '5541a044-fc16-5ec2-a3ce-97fd313d1fe9';
   for (const name of await readdir(join(dir, 'Definitions'))) {
     const path = join(dir, 'Definitions', name);

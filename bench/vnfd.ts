@@ -9,31 +9,20 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, readdirSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { join } from 'node:path';
 import { buildPackage } from '../src/vnfd/csar/build.ts';
 import { readCsar } from '../src/vnfd/csar/read-csar.ts';
 import { openZipPackage } from '../src/vnfd/csar/zip-reader.ts';
 import { extractVnfd } from '../src/vnfd/model/extract.ts';
 import { loadTosca } from '../src/vnfd/tosca/load.ts';
+import { extractPackage } from '../test/support/extract.ts';
 import { SAMPLES_DIR } from '../test/support/samples.ts';
 
 const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
 const IMAGE = 'Files/images/cirros-0.5.2-x86_64-disk.img';
-
-async function extract(zip: string, dir: string): Promise<void> {
-  const { files } = await openZipPackage(zip);
-  if (!files) throw new Error(`${zip} does not open`);
-  for (const name of files.names) {
-    const target = join(dir, ...name.split('/'));
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(await files.openStream(name), createWriteStream(target));
-  }
-  await files.close();
-}
 
 async function writeImage(path: string, mib: number): Promise<void> {
   // Incompressible content, like a real qcow2: a random 16 MiB block written repeatedly.
@@ -54,7 +43,7 @@ const rows: [string, string, string][] = [];
 try {
   // 1. A realistic package (vnflcm1: 2 type files, flavour, VNFD) with a 1 GiB image in TOSCA.meta.
   const dir = join(work, 'pkg');
-  await extract(join(SAMPLES_DIR, 'vnflcm1.zip'), dir);
+  await extractPackage(join(SAMPLES_DIR, 'vnflcm1.zip'), dir);
   await writeImage(join(dir, ...IMAGE.split('/')), imageMiB);
   const metaPath = join(dir, 'TOSCA-Metadata', 'TOSCA.meta');
   const meta = await readFile(metaPath, 'utf8');

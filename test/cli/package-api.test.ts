@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openZipPackage } from '../../src/vnfd/csar/zip-reader.ts';
 import { addClient } from '../http/auth/oauth2-support.ts';
+import { extractPackage } from '../support/extract.ts';
 import { EXPECTED_SAMPLES, SAMPLES_DIR } from '../support/samples.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -59,17 +59,6 @@ async function ok(args: string[], env?: Record<string, string>): Promise<Run & {
   return { ...r, json: <T>() => JSON.parse(r.stdout) as T };
 }
 
-async function extract(zip: string, dir: string): Promise<void> {
-  const { files } = await openZipPackage(zip);
-  assert.ok(files);
-  for (const name of files.names) {
-    const target = join(dir, ...name.split('/'));
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(await files.openStream(name), createWriteStream(target));
-  }
-  await files.close();
-}
-
 const entryOf = async (zip: string, name: string) => {
   const { files } = await openZipPackage(zip);
   assert.ok(files, `${zip} is a zip`);
@@ -87,7 +76,7 @@ describe('bosun package against a server', () => {
   before(async () => {
     server = await startTestServer('sqlite', { config: { outbound: { allow: ['127.0.0.1'] } } });
     work = await mkdtemp(join(tmpdir(), 'bosun-pkg-api-'));
-    await extract(join(SAMPLES_DIR, SAMPLE), join(work, 'src'));
+    await extractPackage(join(SAMPLES_DIR, SAMPLE), join(work, 'src'));
     ZIP = join(work, 'sample.zip');
     await ok(['package', 'build', join(work, 'src'), '-o', ZIP]);
     url = ['--url', server.url];

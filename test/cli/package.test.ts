@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { openZipPackage } from '../../src/vnfd/csar/zip-reader.ts';
+import { extractPackage } from '../support/extract.ts';
 import { SAMPLES_DIR } from '../support/samples.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
@@ -17,17 +15,6 @@ function bosun(args: string[]): Promise<{ code: number; stdout: string; stderr: 
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
-}
-
-async function extract(zip: string, dir: string): Promise<void> {
-  const { files } = await openZipPackage(zip);
-  assert.ok(files);
-  for (const name of files.names) {
-    const target = join(dir, ...name.split('/'));
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(await files.openStream(name), createWriteStream(target));
-  }
-  await files.close();
 }
 
 describe('bosun package', () => {
@@ -63,7 +50,7 @@ describe('bosun package', () => {
   test('build a folder: hashes rewritten, the zip and the folder both lint clean', async () => {
     const work = await mkdtemp(join(tmpdir(), 'bosun-pkg-cli-'));
     const dir = join(work, 'pkg');
-    await extract(join(SAMPLES_DIR, 'sample_vnf_package_csar_meta.zip'), dir);
+    await extractPackage(join(SAMPLES_DIR, 'sample_vnf_package_csar_meta.zip'), dir);
     // A vendor edits a hashed artifact: the old hash no longer matches.
     await writeFile(join(dir, 'Scripts', 'install.sh'), '#!/bin/sh\necho edited\n');
     const stale = await bosun(['package', 'lint', dir]);

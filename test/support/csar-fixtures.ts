@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { openDirectoryPackage } from '../../src/vnfd/csar/directory-reader.ts';
 import type { PackageFiles } from '../../src/vnfd/csar/package-files.ts';
 
