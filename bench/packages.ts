@@ -7,33 +7,22 @@
  * BOSUN_BENCH_IMAGE_MIB (default 1024), BOSUN_BENCH_PACKAGES (default 10000), BOSUN_BENCH_DURATION (s, 5).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import autocannon from 'autocannon';
 import { buildPackage } from '../src/vnfd/csar/build.ts';
-import { extractPackage } from '../test/support/extract.ts';
 import { SAMPLES_DIR } from '../test/support/samples.ts';
+import { addLargeImage, samplePackageFolder } from './support/packages.ts';
 
 const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
 const packageCount = Number(process.env.BOSUN_BENCH_PACKAGES ?? '10000');
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
-const IMAGE = 'Files/images/cirros-0.5.2-x86_64-disk.img';
 const BOSUN = new URL('../bin/bosun', import.meta.url).pathname;
-
-/** A copy of vnflcm1 with its own vnfdId (written everywhere the id appears). */
-async function variant(base: string, dir: string, vnfdId: string): Promise<void> {
-  await extractPackage(base, dir);
-  const original = '5541a044-fc16-5ec2-a3ce-97fd313d1fe9';
-  for (const name of await readdir(join(dir, 'Definitions'))) {
-    const path = join(dir, 'Definitions', name);
-    await writeFile(path, (await readFile(path, 'utf8')).replaceAll(original, vnfdId));
-  }
-}
 
 async function startServer(env: Record<string, string>) {
   const child = spawn(BOSUN, ['serve', '--port', '0'], {
@@ -90,7 +79,7 @@ async function onboard(base: string, zip: string): Promise<{ ms: number; state: 
 
 const work = await mkdtemp(join(tmpdir(), 'bosun-bench-pkg-'));
 const rows: [string, string, string][] = [];
-const base = join(SAMPLES_DIR, 'vnflcm1.zip');
+const _base = join(SAMPLES_DIR, 'vnflcm1.zip');
 try {
   const env = {
     BOSUN_DATABASE_URL: `sqlite:${join(work, 'bosun.db')}`,
@@ -105,21 +94,8 @@ try {
   try {
     // 1. One package with a 1 GiB image, hash-checked from TOSCA.meta.
     const big = join(work, 'big');
-    await variant(base, big, randomUUID());
-    const block = randomBytes(16 * 2 ** 20);
-    const image = createWriteStream(join(big, ...IMAGE.split('/')));
-    for (let written = 0; written < imageMiB; written += 16) {
-      if (!image.write(block.subarray(0, Math.min(16, imageMiB - written) * 2 ** 20))) {
-        await new Promise<void>((r) => image.once('drain', () => r()));
-      }
-    }
-    await new Promise<void>((r) => image.end(() => r()));
-    const metaPath = join(big, 'TOSCA-Metadata', 'TOSCA.meta');
-    const meta = await readFile(metaPath, 'utf8');
-    await writeFile(
-      metaPath,
-      meta.replace(/(Name: Files\/images\/[^\n]*\n[^\n]*\n?)/, '$1Algorithm: SHA-256\nHash: 00\n'),
-    );
+    await samplePackageFolder(big, randomUUID());
+    await addLargeImage(big, imageMiB);
     const bigZip = join(work, 'big.zip');
     await buildPackage(big, bigZip);
     let t = performance.now();
@@ -146,7 +122,7 @@ try {
     const small: string[] = [];
     for (let i = 0; i < 20; i++) {
       const dir = join(work, `small-${i}`);
-      await variant(base, dir, randomUUID());
+      await samplePackageFolder(dir, randomUUID());
       const zip = `${dir}.zip`;
       await buildPackage(dir, zip);
       small.push(zip);

@@ -7,9 +7,8 @@
  * BOSUN_BENCH_IMAGE_MIB (default 1024), BOSUN_BENCH_DURATION (s, default 5).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, readdirSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPackage } from '../src/vnfd/csar/build.ts';
@@ -17,40 +16,19 @@ import { readCsar } from '../src/vnfd/csar/read-csar.ts';
 import { openZipPackage } from '../src/vnfd/csar/zip-reader.ts';
 import { extractVnfd } from '../src/vnfd/model/extract.ts';
 import { loadTosca } from '../src/vnfd/tosca/load.ts';
-import { extractPackage } from '../test/support/extract.ts';
 import { SAMPLES_DIR } from '../test/support/samples.ts';
+import { addLargeImage, IMAGE, samplePackageFolder } from './support/packages.ts';
 
 const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
-const IMAGE = 'Files/images/cirros-0.5.2-x86_64-disk.img';
-
-async function writeImage(path: string, mib: number): Promise<void> {
-  // Incompressible content, like a real qcow2: a random 16 MiB block written repeatedly.
-  const block = randomBytes(16 * 2 ** 20);
-  const out = createWriteStream(path);
-  for (let written = 0; written < mib; written += 16) {
-    if (!out.write(block.subarray(0, Math.min(16, mib - written) * 2 ** 20))) {
-      await new Promise<void>((r) => out.once('drain', () => r()));
-    }
-  }
-  await new Promise<void>((resolve, reject) =>
-    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
-  );
-}
 
 const work = await mkdtemp(join(tmpdir(), 'bosun-bench-vnfd-'));
 const rows: [string, string, string][] = [];
 try {
   // 1. A realistic package (vnflcm1: 2 type files, flavour, VNFD) with a 1 GiB image in TOSCA.meta.
   const dir = join(work, 'pkg');
-  await extractPackage(join(SAMPLES_DIR, 'vnflcm1.zip'), dir);
-  await writeImage(join(dir, ...IMAGE.split('/')), imageMiB);
-  const metaPath = join(dir, 'TOSCA-Metadata', 'TOSCA.meta');
-  const meta = await readFile(metaPath, 'utf8');
-  await writeFile(
-    metaPath,
-    meta.replace(/(Name: Files\/images\/[^\n]*\n[^\n]*\n?)/, '$1Algorithm: SHA-256\nHash: 00\n'),
-  );
+  await samplePackageFolder(dir);
+  await addLargeImage(dir, imageMiB);
   const zip = join(work, 'pkg.zip');
   let t = performance.now();
   const built = await buildPackage(dir, zip);
