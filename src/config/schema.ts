@@ -144,6 +144,53 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    notify: Type.Object(
+      {
+        callbackTest: Type.Boolean({
+          default: true,
+          description:
+            'test a new subscription callback with a GET expecting 204 (SOL013) before storing the subscription',
+        }),
+        concurrency: Type.Integer({
+          minimum: 1,
+          default: 16,
+          description:
+            'subscriptions a process delivers to at once; a slow or failing receiver holds only its own slot',
+        }),
+        requestTimeoutMs: Type.Integer({
+          minimum: 100,
+          default: 10000,
+          description: 'a callback (or token endpoint) that has not answered within this fails the attempt',
+        }),
+        maxAttempts: Type.Integer({
+          minimum: 1,
+          default: 30,
+          description: 'failed attempts after which a notification is dead',
+        }),
+        maxAgeMs: Type.Integer({
+          minimum: 1000,
+          default: 24 * 60 * 60 * 1000,
+          description: 'a notification failing this long after it was produced is dead',
+        }),
+        initialBackoffMs: Type.Integer({
+          minimum: 1,
+          default: 1000,
+          description: 'wait before the first retry; doubled (with jitter) after each failure',
+        }),
+        maxBackoffMs: Type.Integer({
+          minimum: 1,
+          default: 600000,
+          description: 'longest wait between retries',
+        }),
+        batchSize: Type.Integer({
+          minimum: 1,
+          maximum: 1000,
+          default: 50,
+          description: 'notifications of one subscription read per query (sent one after the other)',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     security: Type.Object(
       {
         encryptionKey: secret(
