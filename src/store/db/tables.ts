@@ -90,11 +90,90 @@ export interface NotificationOutboxTable {
   /** The notification JSON, exactly as it will be POSTed. */
   payload: string;
   created_at: string;
-  /** 'pending' until issue 5's workers deliver it. */
+  /** 'pending' until delivered (the row is then deleted), or 'dead' once retries are exhausted. */
   state: Generated<string>;
   attempts: Generated<number>;
   next_attempt_at: string;
   last_error: string | null;
+}
+
+/**
+ * Delivery state of one subscription: its lease (the worker delivering to it), its back-off
+ * (the head notification failed: nothing is sent before retry_at) and counters for the admin API.
+ */
+export interface NotificationDeliveriesTable {
+  subscription_id: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  retry_at: string | null;
+  /** bigint: a string on PostgreSQL. */
+  delivered: Generated<number | string>;
+  failed_attempts: Generated<number | string>;
+  last_error: string | null;
+  last_error_at: string | null;
+  last_delivered_at: string | null;
+}
+
+/**
+ * A VNF instance of one LCM API major (vnf_instances_v2; v1 has the same columns). JSON columns
+ * are text; vim_connection_info never holds credentials in clear (see src/lcm/vim-info.ts).
+ */
+export interface VnfInstancesTable {
+  id: string;
+  project_id: string;
+  vnf_instance_name: string | null;
+  vnf_instance_description: string | null;
+  vnfd_id: string;
+  /** The package the instance uses (its usageState follows). */
+  vnf_pkg_id: string;
+  vnf_provider: string;
+  vnf_product_name: string;
+  vnf_software_version: string;
+  vnfd_version: string;
+  /** NOT_INSTANTIATED | INSTANTIATED. */
+  instantiation_state: string;
+  instantiated_vnf_info: string | null;
+  vim_connection_info: string;
+  vnf_configurable_properties: string;
+  metadata: string;
+  extensions: string;
+  /** The op occ holding the instance (accepted until COMPLETED, FAILED or ROLLED_BACK). */
+  busy_op_occ_id: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** An LCM operation occurrence, and the job that runs it (job_state, lease_*). */
+export interface LcmOpOccsTable {
+  id: string;
+  project_id: string;
+  vnf_instance_id: string;
+  operation: string;
+  operation_state: string;
+  state_entered_time: string;
+  start_time: string;
+  is_automatic_invocation: boolean | number;
+  operation_params: string;
+  is_cancel_pending: boolean | number;
+  cancel_mode: string | null;
+  error: string | null;
+  resource_changes: string | null;
+  changed_info: string | null;
+  changed_ext_connectivity: string | null;
+  grant_id: string | null;
+  grant_request: string | null;
+  grant: string | null;
+  /** JSON: the engine's progress (src/lcm/progress.ts). */
+  progress: string;
+  /** null (nothing to run), 'queued', 'running'. */
+  job_state: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+  version: number;
 }
 
 export interface Tables {
@@ -103,4 +182,7 @@ export interface Tables {
   vnf_packages: VnfPackagesTable;
   subscriptions: SubscriptionsTable;
   notification_outbox: NotificationOutboxTable;
+  vnf_instances_v2: VnfInstancesTable;
+  vnf_lcm_op_occs_v2: LcmOpOccsTable;
+  notification_deliveries: NotificationDeliveriesTable;
 }
