@@ -123,6 +123,16 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    subscriptions: Type.Object(
+      {
+        duplicates: Type.Union([Type.Literal('see-other'), Type.Literal('allow')], {
+          default: 'see-other',
+          description:
+            'a new subscription identical to one of the project (same API, callback URI, filter and verbosity): see-other answers 303 with the existing one; allow stores another',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     worker: Type.Object(
       {
         leaseMs: Type.Integer({

@@ -17,7 +17,10 @@ import { OnboardingWorker } from '../worker/onboarding-worker.ts';
 import { PackageSweeper } from '../worker/package-sweep.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
+import { registerVnffm } from './routes/vnffm/index.ts';
+import { registerVnflcm } from './routes/vnflcm/index.ts';
 import { registerVnfpkgm } from './routes/vnfpkgm/index.ts';
+import { registerVnfpm } from './routes/vnfpm/index.ts';
 import { PagingMarkers } from './sol013/paging.ts';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -85,7 +88,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       onboarding,
     };
     // The worker role serves only the operations endpoints (health, metrics).
-    const registrars = role === 'worker' ? [] : [auth.routes, registerVnfpkgm, ...(options.registrars ?? [])];
+    const apis = [registerVnfpkgm, registerVnflcm, registerVnffm, registerVnfpm];
+    const registrars = role === 'worker' ? [] : [auth.routes, ...apis, ...(options.registrars ?? [])];
     app = await buildApp(context, registrars);
     await app.listen({ port: config.server.port, host: config.server.bind });
     worker?.start();

@@ -6,36 +6,52 @@
  */
 import type { Executor } from '../store/db/transaction.ts';
 
+/** The subscription a notification is addressed to: what its representation depends on. */
+export interface SubscriptionTarget {
+  id: string;
+  major: string;
+  /** LCM v2 subscriptions: FULL or SHORT notifications. */
+  verbosity?: string;
+}
+
 /** A notification about to be sent, before it is addressed to a subscription. */
 export interface PendingNotification {
   notificationType: string;
   /** Whether a subscription with this (parsed) filter wants it. */
   matches(filter: unknown): boolean;
   /** The notification for one subscription: its stable `id`, subscriptionId and links filled in. */
-  build(subscription: { id: string; major: string }): { id: string; notificationType: string };
+  build(subscription: SubscriptionTarget): { id: string; notificationType: string };
 }
 
 export interface EnqueueRequest {
   /** The project that owns the resource: only its subscriptions are notified. */
   project: string;
   api: string;
+  /** Only the subscriptions of these API majors (default: every major of the API). */
+  majors?: readonly string[];
   notification: PendingNotification;
 }
 
 /** Inserts one outbox row per matching subscription, in `trx`; returns how many. */
 export async function enqueueNotification(trx: Executor, request: EnqueueRequest): Promise<number> {
-  const subscriptions = await trx
+  let query = trx
     .selectFrom('subscriptions')
-    .select(['id', 'major', 'filter'])
+    .select(['id', 'major', 'filter', 'verbosity'])
     .where('api', '=', request.api)
-    .where('project_id', '=', request.project)
-    .orderBy('id')
-    .execute();
+    .where('project_id', '=', request.project);
+  if (request.majors) {
+    if (request.majors.length === 0) return 0;
+    query = query.where('major', 'in', request.majors);
+  }
+  const subscriptions = (await query.orderBy('id').execute()).map((s) => ({
+    target: { id: s.id, major: s.major, ...(s.verbosity ? { verbosity: s.verbosity } : {}) },
+    filter: s.filter,
+  }));
   const now = new Date().toISOString();
   const rows = subscriptions
     .filter((s) => request.notification.matches(JSON.parse(s.filter)))
-    .map((s) => {
-      const payload = request.notification.build({ id: s.id, major: s.major });
+    .map(({ target: s }) => {
+      const payload = request.notification.build(s);
       return {
         subscription_id: s.id,
         notification_id: payload.id,

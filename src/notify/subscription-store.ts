@@ -1,11 +1,15 @@
 /**
- * Subscriptions of every API, project-scoped: create (authentication sealed), find a duplicate,
- * get, delete. Lists go through the SOL013 list engine (see the routes).
+ * Subscriptions of every API, project-scoped: create (authentication sealed; duplicates refused
+ * race-free through the dedup key's unique index), find a duplicate, get, delete. Lists go
+ * through the SOL013 list engine (notify/subscriptions/list-resource.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { SubscriptionsTable } from '../store/db/tables.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import { canonicalJson, dedupKey } from './subscriptions/dedup.ts';
+
+export { canonicalJson } from './subscriptions/dedup.ts';
 
 export interface SubscriptionRecord {
   id: string;
@@ -14,6 +18,8 @@ export interface SubscriptionRecord {
   major: string;
   callbackUri: string;
   filter: Record<string, unknown>;
+  /** LCM v2: FULL or SHORT. */
+  verbosity?: string;
   /** Whether authentication is stored (it is never returned). */
   hasAuthentication: boolean;
   createdAt: string;
@@ -25,8 +31,12 @@ export interface NewSubscription {
   major: string;
   callbackUri: string;
   filter?: Record<string, unknown>;
+  verbosity?: string;
   authentication?: Record<string, unknown>;
 }
+
+/** 'see-other': a duplicate is refused (and shown); 'allow': duplicates are stored. */
+export type DuplicatePolicy = 'see-other' | 'allow';
 
 export function subscriptionFromRow(row: SubscriptionsTable): SubscriptionRecord {
   return {
@@ -36,24 +46,19 @@ export function subscriptionFromRow(row: SubscriptionsTable): SubscriptionRecord
     major: row.major,
     callbackUri: row.callback_uri,
     filter: JSON.parse(row.filter) as Record<string, unknown>,
+    ...(row.verbosity ? { verbosity: row.verbosity } : {}),
     hasAuthentication: row.authentication !== null,
     createdAt: row.created_at,
   };
 }
 
-/** Canonical JSON (sorted keys), so that equal filters compare equal whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+const keyOf = (wanted: NewSubscription) =>
+  dedupKey({ callbackUri: wanted.callbackUri, filter: wanted.filter, verbosity: wanted.verbosity });
 
-/** A subscription of the project, API and major with the same callback and the same filter. */
+/**
+ * The subscription of the project, API and major with the same callback, the same filter (as a
+ * set of criteria) and the same verbosity, if one was stored while duplicates were refused.
+ */
 export async function findDuplicate(
   db: Executor,
   wanted: NewSubscription,
@@ -64,19 +69,13 @@ export async function findDuplicate(
     .where('project_id', '=', wanted.projectId)
     .where('api', '=', wanted.api)
     .where('major', '=', wanted.major)
-    .where('callback_uri', '=', wanted.callbackUri)
-    .where('filter', '=', canonicalJson(wanted.filter ?? {}))
-    .orderBy('id')
+    .where('dedup_key', '=', keyOf(wanted))
     .executeTakeFirst();
   return row ? subscriptionFromRow(row) : undefined;
 }
 
-export async function createSubscription(
-  db: Executor,
-  box: SealedBox,
-  wanted: NewSubscription,
-): Promise<SubscriptionRecord> {
-  const row: SubscriptionsTable = {
+function newRow(box: SealedBox, wanted: NewSubscription, duplicates: DuplicatePolicy) {
+  return {
     id: randomUUID(),
     project_id: wanted.projectId,
     api: wanted.api,
@@ -85,7 +84,41 @@ export async function createSubscription(
     filter: canonicalJson(wanted.filter ?? {}),
     authentication: wanted.authentication ? box.seal(JSON.stringify(wanted.authentication)) : null,
     created_at: new Date().toISOString(),
-  };
+    dedup_key: duplicates === 'see-other' ? keyOf(wanted) : null,
+    verbosity: wanted.verbosity ?? null,
+  } satisfies SubscriptionsTable;
+}
+
+/**
+ * Stores the subscription — unless, with duplicates refused, an identical one exists or is
+ * inserted concurrently: the unique index decides, on SQLite and PostgreSQL alike.
+ */
+export async function createOrFindDuplicate(
+  db: Executor,
+  box: SealedBox,
+  wanted: NewSubscription,
+  duplicates: DuplicatePolicy = 'see-other',
+): Promise<{ created: boolean; record: SubscriptionRecord }> {
+  const row = newRow(box, wanted, duplicates);
+  try {
+    await db.insertInto('subscriptions').values(row).execute();
+  } catch (error) {
+    // A violation of the dedup index: the other insert won; anything else is a real failure.
+    const existing = duplicates === 'see-other' ? await findDuplicate(db, wanted) : undefined;
+    if (!existing) throw error;
+    return { created: false, record: existing };
+  }
+  return { created: true, record: subscriptionFromRow(row) };
+}
+
+/** Stores the subscription; throws if an identical one exists (duplicates refused by default). */
+export async function createSubscription(
+  db: Executor,
+  box: SealedBox,
+  wanted: NewSubscription,
+  duplicates: DuplicatePolicy = 'see-other',
+): Promise<SubscriptionRecord> {
+  const row = newRow(box, wanted, duplicates);
   await db.insertInto('subscriptions').values(row).execute();
   return subscriptionFromRow(row);
 }

@@ -76,6 +76,14 @@ export interface SubscriptionsTable {
   /** SOL013 SubscriptionAuthentication JSON, sealed with the SealedBox; never returned. */
   authentication: string | null;
   created_at: string;
+  /**
+   * sha-256 (hex) of the callback URI and the canonical filter (see notify/subscriptions/dedup.ts),
+   * unique per project, API and major; null when the subscription was created with
+   * `subscriptions.duplicates: allow`.
+   */
+  dedup_key: string | null;
+  /** LCM v2: FULL or SHORT notifications; null for APIs without verbosity. */
+  verbosity: string | null;
 }
 
 /** One notification for one subscription, written in the transaction of the change. */

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createSubscription } from '../../../src/notify/subscription-store.ts';
+import { type Receiver, startReceiver } from '../../notify/subscriptions/receiver.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -29,15 +30,17 @@ interface Row {
 for (const dialect of DIALECTS) {
   describe(`package notifications in the outbox on ${dialect}`, () => {
     let server: TestServer;
+    let receiver: Receiver;
     const subs: Record<string, string> = {};
     before(async () => {
+      receiver = await startReceiver();
       server = await startTestServer(dialect, {
         config: { worker: { pollIntervalMs: 50 }, outbound: { allow: ['127.0.0.0/8'] } },
       });
       const subscribe = async (name: string, major: 'v1' | 'v2', filter?: object) => {
         const res = await http<{ id: string }>(server.url, 'POST', `/vnfpkgm/${major}/subscriptions`, {
           headers: major === 'v2' ? { Version: '2.1.0' } : {},
-          body: { callbackUri: `http://127.0.0.1:9/${name}`, ...(filter ? { filter } : {}) },
+          body: { callbackUri: `${receiver.url}/${name}`, ...(filter ? { filter } : {}) },
         });
         assert.equal(res.status, 201, res.text);
         subs[name] = res.body.id;
@@ -68,7 +71,10 @@ for (const dialect of DIALECTS) {
       });
       subs.foreign = foreign.id;
     });
-    after(() => server.close());
+    after(async () => {
+      await server.close();
+      await receiver.close();
+    });
 
     const name = (id: string) => Object.entries(subs).find(([, v]) => v === id)?.[0];
     const rowsAfter = async (last: number): Promise<Row[]> =>

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { type Receiver, startReceiver } from '../../notify/subscriptions/receiver.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -26,9 +27,11 @@ const MAJORS = [
 for (const dialect of DIALECTS) {
   describe(`vnfpkgm subscriptions on ${dialect}`, () => {
     let server: TestServer;
+    let receiver: Receiver;
     let a: Record<string, string>;
     let b: Record<string, string>;
     before(async () => {
+      receiver = await startReceiver();
       server = await startTestServer(dialect, {
         config: {
           auth: { mode: 'oauth2' },
@@ -40,7 +43,10 @@ for (const dialect of DIALECTS) {
       a = bearer(await tokenOf(server, await addClient(server, scopes, 'tenant-a')));
       b = bearer(await tokenOf(server, await addClient(server, scopes, 'tenant-b')));
     });
-    after(() => server.close());
+    after(async () => {
+      await server.close();
+      await receiver.close();
+    });
 
     for (const { major, headers } of MAJORS) {
       const base = `/vnfpkgm/${major}/subscriptions`;
@@ -66,14 +72,14 @@ for (const dialect of DIALECTS) {
           ],
         };
         const created = await call('POST', base, a, {
-          callbackUri: `http://127.0.0.1:9/${major}/create`,
+          callbackUri: `${receiver.url}/${major}/create`,
           filter,
           authentication: { authType: ['BASIC'], paramsBasic: { userName: 'u', password: 's3cret-pw' } },
         });
         assert.equal(created.status, 201, created.text);
         assert.equal(created.headers.get('location'), `${server.url}${base}/${created.body.id}`);
         assert.equal(created.body._links.self.href, `${server.url}${base}/${created.body.id}`);
-        assert.equal(created.body.callbackUri, `http://127.0.0.1:9/${major}/create`);
+        assert.equal(created.body.callbackUri, `${receiver.url}/${major}/create`);
         assert.deepEqual(created.body.filter, filter);
         assert.equal('authentication' in created.body, false);
         assert.doesNotMatch(created.text, /s3cret-pw/);
@@ -101,7 +107,7 @@ for (const dialect of DIALECTS) {
 
       test(`${major}: a duplicate (same callback, same filter, same project) → 303 to the existing one`, async () => {
         const body = {
-          callbackUri: `http://127.0.0.1:9/${major}/dup`,
+          callbackUri: `${receiver.url}/${major}/dup`,
           filter: { vnfdId: ['x'], operationalState: ['ENABLED'] },
         };
         const first = await call('POST', base, a, body);
@@ -171,7 +177,7 @@ for (const dialect of DIALECTS) {
         const ids: string[] = [];
         for (let i = 0; i < 3; i++) {
           const res = await call('POST', base, b, {
-            callbackUri: `http://127.0.0.1:9/${major}/list/${i}`,
+            callbackUri: `${receiver.url}/${major}/list/${i}`,
             filter: { vnfPkgId: [`pkg-${i}`] },
           });
           assert.equal(res.status, 201);
@@ -218,7 +224,7 @@ for (const dialect of DIALECTS) {
         );
         const byCallback = await call(
           'GET',
-          `${base}?filter=${encodeURIComponent(`(eq,callbackUri,http://127.0.0.1:9/${major}/list/2)`)}`,
+          `${base}?filter=${encodeURIComponent(`(eq,callbackUri,${receiver.url}/${major}/list/2)`)}`,
           b,
         );
         assert.deepEqual(

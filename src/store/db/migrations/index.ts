@@ -7,6 +7,7 @@ import * as foundation from './0001-foundation.ts';
 import * as vnfPackages from './0002-vnf-packages.ts';
 import * as subscriptionsOutbox from './0003-subscriptions-outbox.ts';
 import * as notificationDelivery from './0004-notification-delivery.ts';
+import * as subscriptionDedup from './0005-subscription-dedup.ts';
 import * as lcm from './0007-lcm.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -14,5 +15,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002-vnf-packages': vnfPackages,
   '0003-subscriptions-outbox': subscriptionsOutbox,
   '0004-notification-delivery': notificationDelivery,
+  '0005-subscription-dedup': subscriptionDedup,
   '0007-lcm': lcm,
 };
