@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { createLogger } from '../logging.ts';
+import { linkBase } from '../notify/delivery/links.ts';
+import { DeliveryWorker } from '../notify/delivery/worker.ts';
 import { loadEncryptionKey } from '../security/encryption-key.ts';
 import { SealedBox } from '../security/sealed-box.ts';
 import { ServerKeys } from '../security/server-keys.ts';
@@ -17,6 +19,8 @@ import { OnboardingWorker } from '../worker/onboarding-worker.ts';
 import { PackageSweeper } from '../worker/package-sweep.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
+import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
+import { registerAdminSubscriptions } from './routes/admin/subscriptions.ts';
 import { registerVnffm } from './routes/vnffm/index.ts';
 import { registerVnflcm } from './routes/vnflcm/index.ts';
 import { registerVnfpkgm } from './routes/vnfpkgm/index.ts';
@@ -64,6 +68,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let context: AppContext;
   let worker: OnboardingWorker | undefined;
   let sweeper: PackageSweeper | undefined;
+  let delivery: DeliveryWorker | undefined;
+  let url: string;
   try {
     const auth = await createAuth(config, db, keys);
     const paging = await PagingMarkers.fromKeys(keys);
@@ -89,20 +95,31 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     };
     // The worker role serves only the operations endpoints (health, metrics).
     const apis = [registerVnfpkgm, registerVnflcm, registerVnffm, registerVnfpm];
-    const registrars = role === 'worker' ? [] : [auth.routes, ...apis, ...(options.registrars ?? [])];
+    const admin = [registerAdminSubscriptions];
+    const registrars =
+      role === 'worker' ? [] : [auth.routes, ...apis, ...admin, ...(options.registrars ?? [])];
     app = await buildApp(context, registrars);
     await app.listen({ port: config.server.port, host: config.server.bind });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.server.port;
+    const host = config.server.bind.includes(':') ? `[${config.server.bind}]` : config.server.bind;
+    url = `http://${host}:${port}`;
+    // Every role reports the queue depths; roles all and worker deliver the notifications.
+    const metrics = registerDeliveryMetrics(app.metrics, db);
+    if (role !== 'api') {
+      const base = linkBase(config.server.publicUrl, url);
+      delivery = new DeliveryWorker({ config, db, box, logger, metrics, linkBase: base });
+    }
     worker?.start();
     sweeper?.start();
+    delivery?.start();
   } catch (err) {
+    await delivery?.stop();
     await sweeper?.stop();
     await worker?.stop();
     await db.close();
     throw err;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.server.port;
-  const host = config.server.bind.includes(':') ? `[${config.server.bind}]` : config.server.bind;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -112,6 +129,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await app.close();
       } finally {
         clearTimeout(timer);
+        await delivery?.stop();
         await sweeper?.stop();
         await worker?.stop();
         await db.close();
@@ -119,9 +137,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     })();
     return closing;
   };
-  logger.info(
-    { url: `http://${host}:${port}`, role, database: db.dialect, auth: config.auth.mode },
-    'bosun listening',
-  );
-  return { app, context, url: `http://${host}:${port}`, close };
+  logger.info({ url, role, database: db.dialect, auth: config.auth.mode }, 'bosun listening');
+  return { app, context, url, close };
 }

@@ -5,6 +5,7 @@
  * subscription in id order.
  */
 import type { Executor } from '../store/db/transaction.ts';
+import { wakeDelivery } from './delivery/signal.ts';
 
 /** The subscription a notification is addressed to: what its representation depends on. */
 export interface SubscriptionTarget {
@@ -64,6 +65,10 @@ export async function enqueueNotification(trx: Executor, request: EnqueueRequest
         last_error: null,
       };
     });
-  if (rows.length) await trx.insertInto('notification_outbox').values(rows).execute();
+  if (rows.length) {
+    await trx.insertInto('notification_outbox').values(rows).execute();
+    // The delivery workers of this process look at once (and again once the transaction is likely committed).
+    wakeDelivery();
+  }
   return rows.length;
 }

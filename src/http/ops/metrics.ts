@@ -5,8 +5,16 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's metrics registry (other components, e.g. notification delivery, add theirs). */
+    metrics: Registry;
+  }
+}
+
 export function registerMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();
+  app.decorate('metrics', registry);
   collectDefaultMetrics({ register: registry, prefix: 'bosun_' });
   const latency = new Histogram({
     name: 'bosun_http_request_duration_seconds',

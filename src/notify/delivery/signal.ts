@@ -1,0 +1,22 @@
+/**
+ * The in-process wake-up of the delivery workers: whoever writes outbox rows (or turns dead
+ * notifications back to pending) calls `wakeDelivery()`, and the workers of this process look
+ * for work at once instead of at their next poll. Other processes find the rows by polling.
+ *
+ * The enqueuer may call it inside its transaction, before the rows are visible to others: a
+ * worker therefore looks again shortly after a wake (see DeliveryWorker).
+ */
+
+type Listener = () => void;
+
+const listeners = new Set<Listener>();
+
+export function wakeDelivery(): void {
+  for (const listener of listeners) listener();
+}
+
+/** Registers a worker's wake-up; returns the function that unregisters it. */
+export function onDeliveryWake(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

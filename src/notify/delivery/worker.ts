@@ -1,0 +1,173 @@
+/**
+ * The delivery worker: finds subscriptions with notifications due, leases each to itself (one
+ * worker per subscription, across processes), and runs a delivery session per leased
+ * subscription — at most notify.concurrency at once, so a slow or failing receiver holds one
+ * slot and never delays the others. Polls every worker.pollIntervalMs, wakes at once when this
+ * process enqueues (signal.ts), and at the retry time of the subscriptions it put in back-off.
+ */
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Config } from '../../config/load.ts';
+import { OutboundPolicy } from '../../net/address-policy.ts';
+import type { SealedBox } from '../../security/sealed-box.ts';
+import type { Database } from '../../store/db/database.ts';
+import { CallbackClient } from './callback-client.ts';
+import { HeldLease } from './lease.ts';
+import type { DeliveryMetrics } from './metrics.ts';
+import { claimSubscription, dueSubscriptions, releaseLease, sweepOrphanStates } from './queue.ts';
+import { runSession, type SessionDeps } from './session.ts';
+import { onDeliveryWake } from './signal.ts';
+
+/** After a wake, look once more this much later: the enqueuing transaction may not have committed yet. */
+const WAKE_SETTLE_MS = 50;
+/** Calls in flight when the worker stops get this long to finish before they are abandoned. */
+const STOP_GRACE_MS = 1000;
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+export interface DeliveryWorkerDeps {
+  config: Config;
+  db: Database;
+  box: SealedBox;
+  logger: Logger;
+  metrics: DeliveryMetrics;
+  /** Base of the absolute `_links` hrefs (server.publicUrl, or this server's URL). */
+  linkBase: string;
+}
+
+export class DeliveryWorker {
+  readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly #deps: DeliveryWorkerDeps;
+  readonly #client: CallbackClient;
+  readonly #running = new Map<string, Promise<void>>();
+  readonly #abort = new AbortController();
+  #stopped = true;
+  #timer: NodeJS.Timeout | undefined;
+  #settleTimer: NodeJS.Timeout | undefined;
+  #retryTimer: { at: number; timer: NodeJS.Timeout } | undefined;
+  #retries: number[] = [];
+  #ticking: Promise<void> | undefined;
+  #again = false;
+  #lastSweep = 0;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(deps: DeliveryWorkerDeps) {
+    this.#deps = deps;
+    this.#client = new CallbackClient(
+      OutboundPolicy.fromConfig(deps.config),
+      deps.config.notify.requestTimeoutMs,
+    );
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#unsubscribe = onDeliveryWake(() => {
+      this.wake();
+      this.#settleTimer ??= setTimeout(() => {
+        this.#settleTimer = undefined;
+        this.wake();
+      }, WAKE_SETTLE_MS);
+    });
+    this.wake();
+  }
+
+  /** Looks for work now. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#ticking) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#ticking = this.#tick()
+      .catch((err) => this.#deps.logger.error({ err }, 'notification delivery poll failed'))
+      .finally(() => {
+        this.#ticking = undefined;
+        if (this.#stopped) return;
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else {
+          this.#timer = setTimeout(() => this.wake(), this.#deps.config.worker.pollIntervalMs);
+        }
+      });
+  }
+
+  /** Stops claiming; sessions stop after their current call (abandoned after a grace period). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    clearTimeout(this.#timer);
+    clearTimeout(this.#settleTimer);
+    clearTimeout(this.#retryTimer?.timer);
+    await this.#ticking;
+    const grace = setTimeout(() => this.#abort.abort(), STOP_GRACE_MS);
+    await Promise.allSettled(this.#running.values());
+    clearTimeout(grace);
+    this.#client.close();
+  }
+
+  async #tick(): Promise<void> {
+    const { db, config, logger } = this.#deps;
+    if (Date.now() - this.#lastSweep > SWEEP_EVERY_MS) {
+      this.#lastSweep = Date.now();
+      await sweepOrphanStates(db);
+    }
+    const free = config.notify.concurrency - this.#running.size;
+    if (free <= 0) return;
+    for (const id of await dueSubscriptions(db, free)) {
+      if (this.#stopped) return;
+      if (this.#running.has(id) || !(await claimSubscription(db, id, this.owner, config.worker.leaseMs)))
+        continue;
+      const session = this.#session(id)
+        .catch((err) => logger.error({ err, subscriptionId: id }, 'notification delivery session failed'))
+        .finally(() => {
+          this.#running.delete(id);
+          this.wake();
+        });
+      this.#running.set(id, session);
+    }
+  }
+
+  async #session(id: string): Promise<void> {
+    const { db, config } = this.#deps;
+    const lease = new HeldLease(db, id, this.owner, config.worker.leaseMs);
+    const deps: SessionDeps = {
+      ...this.#deps,
+      client: this.#client,
+      signal: this.#abort.signal,
+      stopping: () => this.#stopped,
+    };
+    try {
+      const { retryAt } = await runSession(deps, id, lease);
+      if (retryAt !== undefined) this.#wakeAt(retryAt);
+    } finally {
+      lease.stop();
+      await releaseLease(db, id, this.owner);
+    }
+  }
+
+  /** Wakes at `at`, and at every other retry time this worker scheduled (earliest first). */
+  #wakeAt(at: number): void {
+    if (this.#stopped) return;
+    this.#retries.push(at);
+    this.#armRetryTimer();
+  }
+
+  #armRetryTimer(): void {
+    if (this.#stopped || this.#retries.length === 0) return;
+    const next = Math.min(...this.#retries);
+    if (this.#retryTimer && this.#retryTimer.at <= next) return;
+    clearTimeout(this.#retryTimer?.timer);
+    const timer = setTimeout(
+      () => {
+        this.#retryTimer = undefined;
+        const now = Date.now();
+        this.#retries = this.#retries.filter((t) => t > now);
+        this.wake();
+        this.#armRetryTimer();
+      },
+      Math.max(0, next - Date.now()) + 5,
+    );
+    this.#retryTimer = { at: next, timer };
+  }
+}
