@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { onboard, singleFilePackage } from '../../http/vnfpkgm/support.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
@@ -28,7 +29,9 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     let receiver: Receiver;
     before(async () => {
-      server = await startDeliveryServer(dialect, { config: { server: { publicUrl: 'https://bosun.example:8443/' } } });
+      server = await startDeliveryServer(dialect, {
+        config: { server: { publicUrl: 'https://bosun.example:8443/' } },
+      });
       receiver = await startReceiver();
     });
     after(async () => {
@@ -61,7 +64,9 @@ for (const dialect of DIALECTS) {
           subscriptionId: id,
           timeStamp: got.body?.timeStamp,
           seq: 0,
-          _links: { subscription: { href: `https://bosun.example:8443/${api}/${major}/subscriptions/${id}` } },
+          _links: {
+            subscription: { href: `https://bosun.example:8443/${api}/${major}/subscriptions/${id}` },
+          },
         });
         const status = await waitStatus(server, id, (s) => s.delivery.delivered === 1, 'delivered counter');
         assert.equal(status.delivery.pending, 0);
@@ -70,6 +75,35 @@ for (const dialect of DIALECTS) {
       // Delivered rows leave the outbox.
       const left = await server.context.db.kysely.selectFrom('notification_outbox').selectAll().execute();
       assert.deepEqual(left, []);
+    });
+
+    test('package notifications flow from onboarding to the subscriber, links on the listening URL', async () => {
+      const own = await startDeliveryServer(dialect, { config: { notify: { callbackTest: true } } });
+      try {
+        const id = await subscribe(own, `${receiver.url}/packages`, { api: 'vnfpkgm', major: 'v2' });
+        // The SOL013 callback test came first: a GET with the API version.
+        const test = receiver.received.find((r) => r.method === 'GET' && r.path === '/packages');
+        assert.equal(test?.headers.version, '2.1.0');
+        const pkg = await onboard(own.url, await singleFilePackage('5d1b5c4e-0000-4000-8000-00000000d001'));
+        assert.equal(pkg.onboardingState, 'ONBOARDED');
+        await receiver.waitFor(
+          (r) => r.notifications().some((n) => n.path === '/packages'),
+          'the onboarding notification',
+        );
+        const got = receiver.notifications().filter((n) => n.path === '/packages');
+        assert.equal(got.length, 1);
+        const body = got[0].body as Record<string, unknown> & { _links: Record<string, { href: string }> };
+        assert.equal(body.notificationType, 'VnfPackageOnboardingNotification');
+        assert.equal(body.subscriptionId, id);
+        assert.equal(body.vnfPkgId, pkg.id);
+        assert.equal(got[0].headers.version, '2.1.0');
+        assert.deepEqual(body._links, {
+          vnfPackage: { href: `${own.url}/vnfpkgm/v2/vnf_packages/${pkg.id}` },
+          subscription: { href: `${own.url}/vnfpkgm/v2/subscriptions/${id}` },
+        });
+      } finally {
+        await own.close();
+      }
     });
   });
 }

@@ -110,7 +110,7 @@ export async function startReceiver(behaviour?: Behaviour, tls?: ReceiverTls): P
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const receiver: Receiver = {
-    url: `${tls ? 'https' : 'http'}://${tls ? 'localhost' : '127.0.0.1'}:${port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     received,
     notifications: () => received.filter((r) => r.method === 'POST'),
     behave(next) {
