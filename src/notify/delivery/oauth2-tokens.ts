@@ -24,8 +24,15 @@ interface Cached {
 /** Without expires_in, a token is kept this long (or until a 401). */
 const DEFAULT_LIFETIME_MS = 3600_000;
 
+/**
+ * Tokens are shared by every cache of the process (the workers' and the callback tests'): the
+ * token fetched for the callback test serves the first notifications. The key digests the
+ * credentials, so only the same client at the same endpoint shares a token.
+ */
+const sharedTokens = new Map<string, Cached>();
+
 export class TokenCache {
-  readonly #tokens = new Map<string, Cached>();
+  readonly #tokens = sharedTokens;
   readonly #fetching = new Map<string, Promise<string>>();
   readonly #policy: OutboundPolicy;
   readonly #agents: AgentPool;

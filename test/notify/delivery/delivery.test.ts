@@ -9,14 +9,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { onboard, singleFilePackage } from '../../http/vnfpkgm/support.ts';
 import { DIALECTS } from '../../support/databases.ts';
-import { http } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
 import {
-  adminStatus,
   enqueueFor,
   type Receiver,
-  range,
-  seqsOf,
   startDeliveryServer,
   startReceiver,
   subscribe,

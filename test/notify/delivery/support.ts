@@ -29,6 +29,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   /** Parsed JSON body (POST), or undefined. */
   body: Record<string, unknown> | undefined;
+  /** The body as received. */
+  text: string;
   /** Subject CN of the client certificate, over mutual TLS. */
   clientCert?: string;
   at: number;
@@ -77,7 +79,11 @@ export async function startReceiver(behaviour?: Behaviour, tls?: ReceiverTls): P
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
-        body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+        body:
+          text && req.headers['content-type'] === 'application/json'
+            ? (JSON.parse(text) as Record<string, unknown>)
+            : undefined,
+        text,
         ...(peer?.subject ? { clientCert: String(peer.subject.CN) } : {}),
         at: Date.now(),
       };
