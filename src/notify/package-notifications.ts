@@ -6,10 +6,10 @@
  * Link hrefs are path-absolute URI references (`/vnfpkgm/v1/...`): the change may happen in a
  * worker with no request to take a host from; delivery resolves them against server.publicUrl.
  */
-import { randomUUID } from 'node:crypto';
 import type { Executor } from '../store/db/transaction.ts';
 import { enqueueNotification, type PendingNotification } from './outbox.ts';
 import { matchesPackageFilter, type PackageFacts, type PkgmNotificationsFilter } from './package-filter.ts';
+import { pendingNotification, subscriptionLink } from './subscriptions/pending.ts';
 
 export const PACKAGE_API = 'vnfpkgm';
 
@@ -43,49 +43,41 @@ export interface VnfPackageChangeNotification {
   _links: Links;
 }
 
-const links = (major: string, pkgId: string, subscriptionId: string): Links => ({
-  vnfPackage: { href: `/vnfpkgm/${major}/vnf_packages/${pkgId}` },
-  subscription: { href: `/vnfpkgm/${major}/subscriptions/${subscriptionId}` },
-});
-
 function pending(
   notificationType: PackageNotificationType,
   pkg: PackageFacts,
-  extra: (major: string) => Record<string, unknown>,
+  extra: Record<string, unknown>,
 ): PendingNotification {
-  const timeStamp = new Date().toISOString();
-  return {
+  return pendingNotification({
     notificationType,
     matches: (filter) =>
       matchesPackageFilter(filter as PkgmNotificationsFilter, { notificationType, package: pkg }),
-    build: (subscription) => ({
-      id: randomUUID(),
-      notificationType,
-      subscriptionId: subscription.id,
-      timeStamp,
+    fields: () => ({
       vnfPkgId: pkg.vnfPkgId,
       // Mandatory in SOL005, but a package deleted before it was ever onboarded has none.
       ...(pkg.vnfdId === undefined ? {} : { vnfdId: pkg.vnfdId }),
-      ...extra(subscription.major),
-      _links: links(subscription.major, pkg.vnfPkgId, subscription.id),
+      ...extra,
     }),
-  };
+    links: (target) => ({
+      vnfPackage: { href: `/${PACKAGE_API}/${target.major}/vnf_packages/${pkg.vnfPkgId}` },
+      subscription: subscriptionLink(PACKAGE_API, target),
+    }),
+  });
 }
 
 /** Onboarding completed (the package is ONBOARDED). */
-export const packageOnboarded = (pkg: PackageFacts) =>
-  pending('VnfPackageOnboardingNotification', pkg, () => ({}));
+export const packageOnboarded = (pkg: PackageFacts) => pending('VnfPackageOnboardingNotification', pkg, {});
 
 /** operationalState changed to `pkg.operationalState`. */
 export const packageOperationalStateChanged = (pkg: PackageFacts) =>
-  pending('VnfPackageChangeNotification', pkg, () => ({
+  pending('VnfPackageChangeNotification', pkg, {
     changeType: 'OP_STATE_CHANGE',
     operationalState: pkg.operationalState,
-  }));
+  });
 
 /** The package was deleted. */
 export const packageDeleted = (pkg: PackageFacts) =>
-  pending('VnfPackageChangeNotification', pkg, () => ({ changeType: 'PKG_DELETE' }));
+  pending('VnfPackageChangeNotification', pkg, { changeType: 'PKG_DELETE' });
 
 /** Writes the notification's outbox rows for the project's vnfpkgm subscriptions, in `trx`. */
 export function emitPackageNotification(

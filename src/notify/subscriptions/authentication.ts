@@ -5,11 +5,13 @@
  * usable PEM material for TLS_CERT, and token endpoints Bosun may call (outbound policy, 422).
  *
  * OAUTH2_CLIENT_CERT follows SOL013 v3.5.1 (`paramsOauth2ClientCert`: clientId, certificateRef
- * {type, value}, tokenEndpoint). TLS_CERT is a Bosun extension: `paramsTlsCert` carries the client
- * certificate, its private key and optionally the CA that signs the subscriber's server
- * certificate (PEM). The whole object is sealed at rest and never returned.
+ * {type, value}, tokenEndpoint). SOL013 names certificates only by reference, so the Bosun
+ * extension `paramsTlsCert` carries the client certificate and its private key (PEM) for
+ * TLS_CERT and OAUTH2_CLIENT_CERT, and optionally the CA of the subscriber's server (alone: a
+ * receiver with a private CA). The whole object is sealed at rest and never returned; delivery
+ * reads it (notify/delivery/authentication.ts).
  */
-import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { ApiError } from '../../http/sol013/problem.ts';
 import type { OutboundPolicy } from '../../net/address-policy.ts';
@@ -78,32 +80,44 @@ export const SubscriptionAuthenticationSchema = Type.Object(
 
 export type SubscriptionAuthentication = Static<typeof SubscriptionAuthenticationSchema>;
 
-/** The parameters object each authType needs, and its mandatory fields: data, not branches. */
-const REQUIRED_PARAMS: Record<AuthType, { params: keyof SubscriptionAuthentication; fields: string[] }> = {
-  BASIC: { params: 'paramsBasic', fields: ['userName', 'password'] },
-  OAUTH2_CLIENT_CREDENTIALS: {
+type ParamsName = Exclude<keyof SubscriptionAuthentication, 'authType'>;
+
+/** What each authType needs: data, not branches. OAUTH2_CLIENT_CERT's certificate is in paramsTlsCert. */
+const NEEDS: readonly { type: AuthType; params: ParamsName; fields: readonly string[] }[] = [
+  { type: 'BASIC', params: 'paramsBasic', fields: ['userName', 'password'] },
+  {
+    type: 'OAUTH2_CLIENT_CREDENTIALS',
     params: 'paramsOauth2ClientCredentials',
     fields: ['clientId', 'clientPassword', 'tokenEndpoint'],
   },
-  OAUTH2_CLIENT_CERT: {
+  {
+    type: 'OAUTH2_CLIENT_CERT',
     params: 'paramsOauth2ClientCert',
     fields: ['clientId', 'certificateRef', 'tokenEndpoint'],
   },
-  TLS_CERT: { params: 'paramsTlsCert', fields: ['certificate', 'privateKey'] },
+  { type: 'OAUTH2_CLIENT_CERT', params: 'paramsTlsCert', fields: ['certificate', 'privateKey'] },
+  { type: 'TLS_CERT', params: 'paramsTlsCert', fields: ['certificate', 'privateKey'] },
+];
+
+/**
+ * Parameters that only make sense with their authType ("shall be absent otherwise"). paramsTlsCert
+ * is not among them: alone, its caCertificate verifies a receiver with a private CA.
+ */
+const OWNER: Partial<Record<ParamsName, AuthType>> = {
+  paramsBasic: 'BASIC',
+  paramsOauth2ClientCredentials: 'OAUTH2_CLIENT_CREDENTIALS',
+  paramsOauth2ClientCert: 'OAUTH2_CLIENT_CERT',
 };
 
 function checkParams(auth: SubscriptionAuthentication): void {
-  for (const [type, { params, fields }] of Object.entries(REQUIRED_PARAMS) as [
-    AuthType,
-    (typeof REQUIRED_PARAMS)[AuthType],
-  ][]) {
-    const given = auth[params] as Record<string, unknown> | undefined;
-    if (!auth.authType.includes(type)) {
-      if (given !== undefined) {
-        throw new ApiError(400, `authentication.${params} is given but authType does not list ${type}.`);
-      }
-      continue;
+  for (const [params, type] of Object.entries(OWNER) as [ParamsName, AuthType][]) {
+    if (auth[params] !== undefined && !auth.authType.includes(type)) {
+      throw new ApiError(400, `authentication.${params} is given but authType does not list ${type}.`);
     }
+  }
+  for (const { type, params, fields } of NEEDS) {
+    if (!auth.authType.includes(type)) continue;
+    const given = auth[params] as Record<string, unknown> | undefined;
     const missing = fields.filter((f) => given?.[f] === undefined);
     if (missing.length) {
       throw new ApiError(400, `authentication: authType ${type} needs ${params} with ${missing.join(', ')}.`);
@@ -111,29 +125,51 @@ function checkParams(auth: SubscriptionAuthentication): void {
   }
 }
 
-function checkTlsMaterial(params: NonNullable<SubscriptionAuthentication['paramsTlsCert']>): void {
-  const where = 'authentication.paramsTlsCert';
-  let certificate: X509Certificate;
+const WHERE = 'authentication.paramsTlsCert';
+
+function parseCertificate(pem: string, name: string): X509Certificate {
   try {
-    certificate = new X509Certificate(params.certificate ?? '');
+    return new X509Certificate(pem);
   } catch {
-    throw new ApiError(400, `${where}.certificate is not a PEM X.509 certificate.`);
+    throw new ApiError(400, `${WHERE}.${name} is not a PEM X.509 certificate.`);
   }
+}
+
+/** The client certificate, when one is given (with its key). */
+function checkTlsMaterial(
+  params: NonNullable<SubscriptionAuthentication['paramsTlsCert']>,
+): X509Certificate | undefined {
+  if (params.caCertificate !== undefined) parseCertificate(params.caCertificate, 'caCertificate');
+  if ((params.certificate === undefined) !== (params.privateKey === undefined)) {
+    throw new ApiError(400, `${WHERE} needs both certificate and privateKey, or neither.`);
+  }
+  if (params.certificate === undefined || params.privateKey === undefined) return undefined;
+  const certificate = parseCertificate(params.certificate, 'certificate');
   let key: ReturnType<typeof createPrivateKey>;
   try {
-    key = createPrivateKey(params.privateKey ?? '');
+    key = createPrivateKey(params.privateKey);
   } catch {
-    throw new ApiError(400, `${where}.privateKey is not an unencrypted PEM private key.`);
+    throw new ApiError(400, `${WHERE}.privateKey is not an unencrypted PEM private key.`);
   }
   if (!certificate.checkPrivateKey(key)) {
-    throw new ApiError(400, `${where}.privateKey does not belong to ${where}.certificate.`);
+    throw new ApiError(400, `${WHERE}.privateKey is not the key of ${WHERE}.certificate.`);
   }
-  if (params.caCertificate !== undefined) {
-    try {
-      new X509Certificate(params.caCertificate);
-    } catch {
-      throw new ApiError(400, `${where}.caCertificate is not a PEM X.509 certificate.`);
-    }
+  return certificate;
+}
+
+/** An `x5t#S256` certificateRef must be the thumbprint of the certificate Bosun will present. */
+function checkCertificateRef(
+  auth: SubscriptionAuthentication,
+  certificate: X509Certificate | undefined,
+): void {
+  const ref = auth.paramsOauth2ClientCert?.certificateRef;
+  if (ref?.type.toLowerCase() !== 'x5t#s256' || !certificate) return;
+  const thumbprint = createHash('sha256').update(certificate.raw).digest('base64url');
+  if (ref.value !== thumbprint) {
+    throw new ApiError(
+      400,
+      `authentication.paramsOauth2ClientCert.certificateRef (x5t#S256) is not the thumbprint of ${WHERE}.certificate (${thumbprint}).`,
+    );
   }
 }
 
@@ -144,7 +180,7 @@ export async function checkAuthentication(
 ): Promise<void> {
   if (!auth) return;
   checkParams(auth);
-  if (auth.paramsTlsCert) checkTlsMaterial(auth.paramsTlsCert);
+  checkCertificateRef(auth, auth.paramsTlsCert && checkTlsMaterial(auth.paramsTlsCert));
   const endpoints = [
     ['paramsOauth2ClientCredentials', auth.paramsOauth2ClientCredentials?.tokenEndpoint],
     ['paramsOauth2ClientCert', auth.paramsOauth2ClientCert?.tokenEndpoint],

@@ -1,42 +1,33 @@
 /**
- * Package notifications land in the outbox in the transaction of the change: onboarding
- * completed, operationalState changed, package deleted — one row per matching subscription of
- * the package's project, none for the others; rows stay pending (delivery is the engine's).
+ * Package notifications, written to the outbox in the transaction of the change (onboarding
+ * completed, operationalState changed, package deleted) and delivered to a real receiver on
+ * loopback: one per matching subscription of the package's project, none for the others, in
+ * production order per subscriber. A deleted subscription's undelivered notifications go with it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createSubscription } from '../../../src/notify/subscription-store.ts';
-import { type Receiver, startReceiver } from '../../notify/subscriptions/receiver.ts';
+import {
+  type Received,
+  type Receiver,
+  startDeliveryServer,
+  startReceiver,
+} from '../../notify/delivery/support.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
+import type { TestServer } from '../../support/server.ts';
 import { createPkg, onboard, putZip, singleFilePackage, V1, waitSettled } from './support.ts';
 
 const VNFD_ID = '5d1b5c4e-0000-4000-8000-0000000a0b01';
 
-interface Row {
-  id: number | string;
-  subscription_id: string;
-  notification_id: string;
-  api: string;
-  major: string;
-  notification_type: string;
-  payload: string;
-  state: string;
-  attempts: number;
-  last_error: string | null;
-}
-
 for (const dialect of DIALECTS) {
-  describe(`package notifications in the outbox on ${dialect}`, () => {
+  describe(`package notifications through the outbox on ${dialect}`, () => {
     let server: TestServer;
     let receiver: Receiver;
     const subs: Record<string, string> = {};
     before(async () => {
       receiver = await startReceiver();
-      server = await startTestServer(dialect, {
-        config: { worker: { pollIntervalMs: 50 }, outbound: { allow: ['127.0.0.0/8'] } },
-      });
+      server = await startDeliveryServer(dialect, { config: { notify: { callbackTest: true } } });
       const subscribe = async (name: string, major: 'v1' | 'v2', filter?: object) => {
         const res = await http<{ id: string }>(server.url, 'POST', `/vnfpkgm/${major}/subscriptions`, {
           headers: major === 'v2' ? { Version: '2.1.0' } : {},
@@ -67,7 +58,7 @@ for (const dialect of DIALECTS) {
         projectId: 'another-project',
         api: 'vnfpkgm',
         major: 'v1',
-        callbackUri: 'http://127.0.0.1:9/foreign',
+        callbackUri: `${receiver.url}/foreign`,
       });
       subs.foreign = foreign.id;
     });
@@ -76,45 +67,33 @@ for (const dialect of DIALECTS) {
       await receiver.close();
     });
 
-    const name = (id: string) => Object.entries(subs).find(([, v]) => v === id)?.[0];
-    const rowsAfter = async (last: number): Promise<Row[]> =>
-      (
-        (await server.context.db.kysely
-          .selectFrom('notification_outbox')
-          .selectAll()
-          .orderBy('id')
-          .execute()) as Row[]
-      ).filter((r) => Number(r.id) > last);
-    const lastId = async () => {
-      const rows = await rowsAfter(0);
-      return rows.length ? Number(rows[rows.length - 1].id) : 0;
-    };
+    const to = (name: string) => receiver.notifications().filter((r) => r.path === `/${name}`);
+    const bodies = (name: string) => to(name).map((r) => r.body as Record<string, unknown>);
+    const kinds = (name: string) => bodies(name).map((b) => `${b.notificationType}:${b.changeType ?? ''}`);
+    const outboxOf = (name: string) =>
+      server.context.db.kysely
+        .selectFrom('notification_outbox')
+        .selectAll()
+        .where('subscription_id', '=', subs[name])
+        .execute();
+    const waitCount = (name: string, count: number) =>
+      receiver.waitFor(
+        (r) => r.notifications().filter((n) => n.path === `/${name}`).length >= count,
+        `${count} to ${name}`,
+      );
 
-    test('onboarding, disable and delete each write one pending row per matching subscription', async () => {
-      // A failed onboarding notifies nobody.
+    test('onboarding, disable and delete each notify every matching subscription, in order', async () => {
+      // A failed onboarding notifies nobody: the first notification of "all" is the good package's.
       const bad = await createPkg(server.url);
       assert.equal((await putZip(server.url, bad.id, Buffer.from('not a zip'))).status, 202);
       assert.equal((await waitSettled(server.url, bad.id)).onboardingState, 'CREATED');
-      assert.deepEqual(await rowsAfter(0), []);
 
       const pkg = await onboard(server.url, await singleFilePackage(VNFD_ID));
       assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));
-      const onboarded = await rowsAfter(0);
-      assert.deepEqual(onboarded.map((r) => name(r.subscription_id)).sort(), [
-        'all',
-        'onboardingOnly',
-        'product',
-      ]);
-      for (const row of onboarded) {
-        const payload = JSON.parse(row.payload);
-        const major = row.subscription_id === subs.onboardingOnly ? 'v2' : 'v1';
-        assert.equal(row.api, 'vnfpkgm');
-        assert.equal(row.major, major);
-        assert.equal(row.state, 'pending');
-        assert.equal(row.attempts, 0);
-        assert.equal(row.last_error, null);
-        assert.equal(row.notification_type, 'VnfPackageOnboardingNotification');
-        assert.equal(row.notification_id, payload.id);
+      for (const name of ['all', 'onboardingOnly', 'product']) await waitCount(name, 1);
+      for (const name of ['all', 'onboardingOnly', 'product']) {
+        const [payload] = bodies(name);
+        const major = name === 'onboardingOnly' ? 'v2' : 'v1';
         assert.deepEqual(Object.keys(payload).sort(), [
           '_links',
           'id',
@@ -125,102 +104,101 @@ for (const dialect of DIALECTS) {
           'vnfdId',
         ]);
         assert.equal(payload.notificationType, 'VnfPackageOnboardingNotification');
-        assert.equal(payload.subscriptionId, row.subscription_id);
+        assert.equal(payload.subscriptionId, subs[name]);
         assert.equal(payload.vnfPkgId, pkg.id);
         assert.equal(payload.vnfdId, VNFD_ID);
+        // Links are made absolute at delivery.
         assert.deepEqual(payload._links, {
-          vnfPackage: { href: `/vnfpkgm/${major}/vnf_packages/${pkg.id}` },
-          subscription: { href: `/vnfpkgm/${major}/subscriptions/${row.subscription_id}` },
+          vnfPackage: { href: `${server.url}/vnfpkgm/${major}/vnf_packages/${pkg.id}` },
+          subscription: { href: `${server.url}/vnfpkgm/${major}/subscriptions/${subs[name]}` },
         });
       }
       // Each subscriber's copy has its own stable id.
-      assert.equal(new Set(onboarded.map((r) => r.notification_id)).size, onboarded.length);
+      assert.equal(new Set(['all', 'onboardingOnly', 'product'].map((n) => bodies(n)[0].id)).size, 3);
 
-      // A userDefinedData-only change is not an operational state change.
-      let mark = await lastId();
-      const data = await http(server.url, 'PATCH', `${V1}/${pkg.id}`, {
-        body: { userDefinedData: { k: 'v' } },
-      });
-      assert.equal(data.status, 200);
-      assert.deepEqual(await rowsAfter(mark), []);
-
-      // A refused change (already ENABLED) writes nothing either.
-      const refused = await http(server.url, 'PATCH', `${V1}/${pkg.id}`, {
-        body: { operationalState: 'ENABLED' },
-      });
-      assert.equal(refused.status, 409);
-      assert.deepEqual(await rowsAfter(mark), []);
-
+      // A userDefinedData-only change, and a refused change, are not operational state changes.
+      assert.equal(
+        (await http(server.url, 'PATCH', `${V1}/${pkg.id}`, { body: { userDefinedData: { k: 'v' } } }))
+          .status,
+        200,
+      );
+      assert.equal(
+        (await http(server.url, 'PATCH', `${V1}/${pkg.id}`, { body: { operationalState: 'ENABLED' } }))
+          .status,
+        409,
+      );
       const disable = await http(server.url, 'PATCH', `${V1}/${pkg.id}`, {
         body: { operationalState: 'DISABLED' },
       });
       assert.equal(disable.status, 200);
-      const disabled = await rowsAfter(mark);
-      assert.deepEqual(disabled.map((r) => name(r.subscription_id)).sort(), [
-        'all',
-        'disabledOnly',
-        'product',
-      ]);
-      for (const row of disabled) {
-        const payload = JSON.parse(row.payload);
-        assert.equal(row.notification_type, 'VnfPackageChangeNotification');
-        assert.equal(row.state, 'pending');
-        assert.equal(payload.changeType, 'OP_STATE_CHANGE');
-        assert.equal(payload.operationalState, 'DISABLED');
-        assert.equal(payload.vnfPkgId, pkg.id);
-        assert.equal(payload.vnfdId, VNFD_ID);
-        assert.equal(payload.subscriptionId, row.subscription_id);
-      }
+      for (const name of ['all', 'product', 'disabledOnly'])
+        await waitCount(name, name === 'disabledOnly' ? 1 : 2);
+      const disabled = bodies('disabledOnly')[0];
+      assert.equal(disabled.notificationType, 'VnfPackageChangeNotification');
+      assert.equal(disabled.changeType, 'OP_STATE_CHANGE');
+      assert.equal(disabled.operationalState, 'DISABLED');
+      assert.equal(disabled.vnfPkgId, pkg.id);
 
-      mark = await lastId();
       assert.equal((await http(server.url, 'DELETE', `${V1}/${pkg.id}`)).status, 204);
-      const deleted = await rowsAfter(mark);
-      assert.deepEqual(deleted.map((r) => name(r.subscription_id)).sort(), [
-        'all',
-        'disabledOnly',
-        'product',
-      ]);
-      for (const row of deleted) {
-        const payload = JSON.parse(row.payload);
-        assert.equal(row.notification_type, 'VnfPackageChangeNotification');
-        assert.equal(payload.changeType, 'PKG_DELETE');
-        assert.equal(payload.vnfPkgId, pkg.id);
-        assert.equal(payload.vnfdId, VNFD_ID);
-        assert.equal('operationalState' in payload, false);
-      }
+      for (const name of ['all', 'product', 'disabledOnly'])
+        await waitCount(name, name === 'disabledOnly' ? 2 : 3);
+      const deleted = bodies('all')[2];
+      assert.equal(deleted.changeType, 'PKG_DELETE');
+      assert.equal(deleted.vnfdId, VNFD_ID);
+      assert.equal('operationalState' in deleted, false);
 
-      // Per subscriber, the rows are in the order the changes happened.
-      const all = (await rowsAfter(0)).filter((r) => r.subscription_id === subs.all);
-      assert.deepEqual(
-        all.map((r) => JSON.parse(r.payload).changeType ?? 'ONBOARDED'),
-        ['ONBOARDED', 'OP_STATE_CHANGE', 'PKG_DELETE'],
-      );
-      // Nothing for the other project, the other vnfdId or the other product.
-      const everyone = new Set((await rowsAfter(0)).map((r) => name(r.subscription_id)));
-      for (const never of ['foreign', 'otherVnfd', 'otherProduct']) assert.equal(everyone.has(never), false);
+      // Per subscriber, in the order the changes happened, and nothing else.
+      assert.deepEqual(kinds('all'), [
+        'VnfPackageOnboardingNotification:',
+        'VnfPackageChangeNotification:OP_STATE_CHANGE',
+        'VnfPackageChangeNotification:PKG_DELETE',
+      ]);
+      assert.deepEqual(kinds('product'), kinds('all'));
+      assert.deepEqual(kinds('onboardingOnly'), ['VnfPackageOnboardingNotification:']);
+      assert.deepEqual(kinds('disabledOnly'), [
+        'VnfPackageChangeNotification:OP_STATE_CHANGE',
+        'VnfPackageChangeNotification:PKG_DELETE',
+      ]);
+      // Nothing for the other project, vnfdId or product: neither delivered nor waiting. (Their rows
+      // would have been written in the transactions of the notifications seen above.)
+      for (const never of ['foreign', 'otherVnfd', 'otherProduct']) {
+        assert.deepEqual(to(never), [], never);
+        assert.deepEqual(await outboxOf(never), [], never);
+      }
     });
 
-    test('a refused delete (package ENABLED) writes no notification', async () => {
+    test('a refused delete (package ENABLED) notifies nobody', async () => {
       const pkg = await onboard(server.url, await singleFilePackage('5d1b5c4e-0000-4000-8000-0000000a0b02'));
       assert.equal(pkg.onboardingState, 'ONBOARDED');
-      const mark = await lastId();
+      await waitCount('all', 4);
       assert.equal((await http(server.url, 'DELETE', `${V1}/${pkg.id}`)).status, 409);
-      assert.deepEqual(await rowsAfter(mark), []);
+      // A later change reaches "all" right after the onboarding: nothing came in between.
+      const disable = await http(server.url, 'PATCH', `${V1}/${pkg.id}`, {
+        body: { operationalState: 'DISABLED' },
+      });
+      assert.equal(disable.status, 200);
+      await waitCount('all', 5);
+      assert.deepEqual(kinds('all').slice(3), [
+        'VnfPackageOnboardingNotification:',
+        'VnfPackageChangeNotification:OP_STATE_CHANGE',
+      ]);
     });
 
-    test('deleting a subscription drops its pending notifications', async () => {
-      const before = await rowsAfter(0);
-      assert.ok(before.some((r) => r.subscription_id === subs.product));
+    test('deleting a subscription drops its undelivered notifications', async () => {
+      // The "product" receiver now fails: its notifications wait in the outbox.
+      receiver.behave((r: Received) => ({
+        status: r.method === 'POST' && r.path === '/product' ? 503 : 204,
+      }));
+      const pkg = await onboard(server.url, await singleFilePackage('5d1b5c4e-0000-4000-8000-0000000a0b03'));
+      assert.equal(pkg.onboardingState, 'ONBOARDED');
+      await waitCount('all', 6);
+      const waiting = await outboxOf('product');
+      assert.ok(waiting.length >= 1, 'the failing subscriber has undelivered notifications');
       assert.equal(
         (await http(server.url, 'DELETE', `/vnfpkgm/v1/subscriptions/${subs.product}`)).status,
         204,
       );
-      const rest = await rowsAfter(0);
-      assert.equal(
-        rest.some((r) => r.subscription_id === subs.product),
-        false,
-      );
-      assert.ok(rest.some((r) => r.subscription_id === subs.all));
+      assert.deepEqual(await outboxOf('product'), []);
     });
   });
 }

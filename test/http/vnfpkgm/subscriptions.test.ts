@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Receiver, startReceiver } from '../../notify/subscriptions/receiver.ts';
+import { type Receiver, startReceiver } from '../../notify/delivery/support.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';

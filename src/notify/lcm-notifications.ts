@@ -1,0 +1,192 @@
+/**
+ * SOL002/SOL003 lifecycle change notifications, emitted through the outbox in the transaction of
+ * the change: VnfLcmOperationOccurrenceNotification, VnfIdentifierCreationNotification and
+ * VnfIdentifierDeletionNotification. One call writes a row per matching vnflcm subscription of
+ * the project; a /vnflcm/v1 subscriber gets the SOL003 v2.6.1 representation, a /vnflcm/v2 one
+ * the v3.3.1 representation (with verbosity), each linking its own API major.
+ */
+import type { Executor } from '../store/db/transaction.ts';
+import {
+  type LcmNotificationType,
+  type LcmOperationState,
+  type LcmOperationType,
+  type LifecycleChangeNotificationsFilter,
+  matchesLcmFilter,
+} from './lcm-filter.ts';
+import { enqueueNotification, type PendingNotification, type SubscriptionTarget } from './outbox.ts';
+import { pendingNotification, subscriptionLink } from './subscriptions/pending.ts';
+import type { VnfInstanceFacts } from './vnf-instance-filter.ts';
+
+export const LCM_API = 'vnflcm';
+export type LcmMajor = 'v1' | 'v2';
+export type NotificationStatus = 'START' | 'RESULT';
+
+/** The operation occurrence a notification reports. */
+export interface LcmOpOccFacts {
+  id: string;
+  operation: LcmOperationType;
+  operationState: LcmOperationState;
+  /** Default from the state, as SOL specifies (see NOTIFICATION_STATUS). */
+  notificationStatus?: NotificationStatus;
+  isAutomaticInvocation: boolean;
+}
+
+/**
+ * What the operation changed so far, and its error, as the op occ representation of a major
+ * shows them. Changes are sent with RESULT notifications only, and not to SHORT subscribers.
+ */
+export interface LcmResultDetails {
+  affectedVnfcs?: unknown[];
+  affectedVirtualLinks?: unknown[];
+  /** v3.3.1 only. */
+  affectedExtLinkPorts?: unknown[];
+  affectedVirtualStorages?: unknown[];
+  changedInfo?: Record<string, unknown>;
+  changedExtConnectivity?: unknown[];
+  /** v3.3.1 only. */
+  modificationsTriggeredByVnfPkgChange?: Record<string, unknown>;
+  /** ProblemDetails of the failure. */
+  error?: Record<string, unknown>;
+}
+
+/** START on entering STARTING, PROCESSING and ROLLING_BACK; RESULT on the other states (SOL003 §5.6.2). */
+export const NOTIFICATION_STATUS: Record<LcmOperationState, NotificationStatus> = {
+  STARTING: 'START',
+  PROCESSING: 'START',
+  ROLLING_BACK: 'START',
+  COMPLETED: 'RESULT',
+  FAILED_TEMP: 'RESULT',
+  FAILED: 'RESULT',
+  ROLLED_BACK: 'RESULT',
+};
+
+/** The resource changes each major's notification carries. */
+const CHANGE_FIELDS: Record<LcmMajor, readonly (keyof LcmResultDetails)[]> = {
+  v1: [
+    'affectedVnfcs',
+    'affectedVirtualLinks',
+    'affectedVirtualStorages',
+    'changedInfo',
+    'changedExtConnectivity',
+  ],
+  v2: [
+    'affectedVnfcs',
+    'affectedVirtualLinks',
+    'affectedExtLinkPorts',
+    'affectedVirtualStorages',
+    'changedInfo',
+    'changedExtConnectivity',
+    'modificationsTriggeredByVnfPkgChange',
+  ],
+};
+
+/** The states whose notification carries `error` (v2.6.1: FAILED_TEMP and FAILED; v3.3.1 adds ROLLED_BACK). */
+const ERROR_STATES: Record<LcmMajor, readonly LcmOperationState[]> = {
+  v1: ['FAILED_TEMP', 'FAILED'],
+  v2: ['FAILED_TEMP', 'FAILED', 'ROLLED_BACK'],
+};
+
+const majorOf = (target: SubscriptionTarget): LcmMajor => (target.major === 'v1' ? 'v1' : 'v2');
+
+const instanceLink = (major: string, instanceId: string) => ({
+  href: `/${LCM_API}/${major}/vnf_instances/${instanceId}`,
+});
+
+function lcmPending(
+  notificationType: LcmNotificationType,
+  instance: VnfInstanceFacts,
+  opOcc: LcmOpOccFacts | undefined,
+  fields: (target: SubscriptionTarget) => Record<string, unknown>,
+): PendingNotification {
+  return pendingNotification({
+    notificationType,
+    matches: (filter) =>
+      matchesLcmFilter(filter as LifecycleChangeNotificationsFilter, {
+        notificationType,
+        instance,
+        operation: opOcc?.operation,
+        operationState: opOcc?.operationState,
+      }),
+    fields,
+    links: (target) => ({
+      vnfInstance: instanceLink(target.major, instance.vnfInstanceId),
+      subscription: subscriptionLink(LCM_API, target),
+      ...(opOcc ? { vnfLcmOpOcc: { href: `/${LCM_API}/${target.major}/vnf_lcm_op_occs/${opOcc.id}` } } : {}),
+    }),
+  });
+}
+
+export interface LcmOperationNotice {
+  instance: VnfInstanceFacts;
+  opOcc: LcmOpOccFacts;
+  /** The same for every major, or per major when the representations differ. */
+  details?: LcmResultDetails | ((major: LcmMajor) => LcmResultDetails);
+}
+
+/** The op occ entered `opOcc.operationState`. */
+export function lcmOperationNotification(notice: LcmOperationNotice): PendingNotification {
+  const { instance, opOcc } = notice;
+  const status = opOcc.notificationStatus ?? NOTIFICATION_STATUS[opOcc.operationState];
+  return lcmPending('VnfLcmOperationOccurrenceNotification', instance, opOcc, (target) => {
+    const major = majorOf(target);
+    const details = (typeof notice.details === 'function' ? notice.details(major) : notice.details) ?? {};
+    const full = major === 'v1' || target.verbosity !== 'SHORT';
+    const changes =
+      status === 'RESULT' && full
+        ? Object.fromEntries(
+            CHANGE_FIELDS[major].filter((f) => details[f] !== undefined).map((f) => [f, details[f]]),
+          )
+        : {};
+    return {
+      notificationStatus: status,
+      operationState: opOcc.operationState,
+      vnfInstanceId: instance.vnfInstanceId,
+      operation: opOcc.operation,
+      isAutomaticInvocation: opOcc.isAutomaticInvocation,
+      ...(major === 'v2' ? { verbosity: full ? 'FULL' : 'SHORT' } : {}),
+      vnfLcmOpOccId: opOcc.id,
+      ...changes,
+      ...(details.error && ERROR_STATES[major].includes(opOcc.operationState)
+        ? { error: details.error }
+        : {}),
+    };
+  });
+}
+
+/** The VNF instance resource was created. */
+export const vnfIdentifierCreation = (instance: VnfInstanceFacts) =>
+  lcmPending('VnfIdentifierCreationNotification', instance, undefined, () => ({
+    vnfInstanceId: instance.vnfInstanceId,
+  }));
+
+/** The VNF instance resource was deleted. */
+export const vnfIdentifierDeletion = (instance: VnfInstanceFacts) =>
+  lcmPending('VnfIdentifierDeletionNotification', instance, undefined, () => ({
+    vnfInstanceId: instance.vnfInstanceId,
+  }));
+
+export interface LcmEmitScope {
+  /** The project owning the instance: only its subscriptions hear about it. */
+  project: string;
+  /** The majors whose subscribers hear about it (default both; e.g. ['v2'] for a v2-only instance). */
+  majors?: readonly LcmMajor[];
+}
+
+const emit = (trx: Executor, scope: LcmEmitScope, notification: PendingNotification) =>
+  enqueueNotification(trx, { project: scope.project, api: LCM_API, majors: scope.majors, notification });
+
+/** Writes the op occ's state-change notification for every matching subscriber, in `trx`. */
+export const emitLcmOperationNotification = (trx: Executor, request: LcmEmitScope & LcmOperationNotice) =>
+  emit(trx, request, lcmOperationNotification(request));
+
+/** Writes VnfIdentifierCreationNotification for every matching subscriber, in `trx`. */
+export const emitVnfIdentifierCreation = (
+  trx: Executor,
+  request: LcmEmitScope & { instance: VnfInstanceFacts },
+) => emit(trx, request, vnfIdentifierCreation(request.instance));
+
+/** Writes VnfIdentifierDeletionNotification for every matching subscriber, in `trx`. */
+export const emitVnfIdentifierDeletion = (
+  trx: Executor,
+  request: LcmEmitScope & { instance: VnfInstanceFacts },
+) => emit(trx, request, vnfIdentifierDeletion(request.instance));
