@@ -6,6 +6,7 @@ import { registerConfig } from './commands/config-show.ts';
 import { registerDb } from './commands/db.ts';
 import { registerPackage } from './commands/package.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerSubscription } from './commands/subscription.ts';
 import { registerVersion } from './commands/version.ts';
 
 export function createProgram(): Command {
@@ -18,6 +19,7 @@ export function createProgram(): Command {
   registerDb(program);
   registerAuthClient(program);
   registerPackage(program);
+  registerSubscription(program);
   registerConfig(program);
   registerVersion(program);
   return program;
