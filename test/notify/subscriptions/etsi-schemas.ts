@@ -18,21 +18,41 @@ if (!root) throw new Error(`the ETSI schemas are missing (looked in ${candidates
 const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
 const compiled = new Map<string, ValidateFunction>();
 
-/** `path` relative to schemas-v2.6.1, e.g. SOL003/VNFLifecycleManagement-API/schemas/LccnSubscription.schema.json */
-export function etsiValidator(path: string): ValidateFunction {
-  let validate = compiled.get(path);
+/** A local correction of a published schema (see the README of the schema set). */
+// biome-ignore lint/suspicious/noExplicitAny: a JSON schema document, edited in place
+export type SchemaPatch = (schema: any) => void;
+
+/**
+ * `path` relative to schemas-v2.6.1, e.g. SOL003/VNFLifecycleManagement-API/schemas/LccnSubscription.schema.json;
+ * `patch` corrects it first (compiled once per path and patch).
+ */
+export function etsiValidator(path: string, patch?: SchemaPatch): ValidateFunction {
+  const key = patch ? `${path}#${patch.name}` : path;
+  let validate = compiled.get(key);
   if (!validate) {
     const document = JSON.parse(readFileSync(`${root}/${path}`, 'utf8'));
-    validate = ajv.compile(document.in === 'body' && document.schema ? document.schema : document);
-    compiled.set(path, validate);
+    const schema = document.in === 'body' && document.schema ? document.schema : document;
+    patch?.(schema);
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
   }
   return validate;
 }
 
-export function assertEtsiValid(path: string, value: unknown, what = path): void {
-  const validate = etsiValidator(path);
+export function assertEtsiValid(path: string, value: unknown, what = path, patch?: SchemaPatch): void {
+  const validate = etsiValidator(path, patch);
   assert.ok(validate(value), `${what}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(value)}`);
 }
+
+/**
+ * PmSubscription: the v2.6.1 schema has filter.notificationTypes as one string; SOL003 v3.3.1
+ * (which /vnfpm/v2 follows, as Tacker does) makes it a list of the same values.
+ */
+export const pmNotificationTypesList: SchemaPatch = function pmNotificationTypesList(schema) {
+  const filter = schema.properties.filter.properties;
+  const { description, ...item } = filter.notificationTypes;
+  filter.notificationTypes = { description, type: 'array', items: item };
+};
 
 export const LCM = 'SOL003/VNFLifecycleManagement-API/schemas';
 export const FM = 'SOL003/VNFFaultManagementNotification-API/schemas';
