@@ -201,6 +201,99 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    sim: Type.Object(
+      {
+        operationDelayMs: Type.Integer({
+          minimum: 0,
+          default: 5,
+          description: 'simulated duration of each call to the simulated VIM (create a server, a port…)',
+        }),
+        gracefulWaitCapMs: Type.Integer({
+          minimum: 0,
+          default: 10000,
+          description:
+            'longest wait of a graceful terminate or stop while servers run (the requested timeout, capped)',
+        }),
+        hangTimeoutMs: Type.Integer({
+          minimum: 1,
+          default: 3600000,
+          description: 'how long an injected hang lasts when the fault names no timeout',
+        }),
+        registerDefaultVim: Type.Boolean({
+          default: true,
+          description: 'register the simulated VIM as the shared default VIM at start when there is none',
+        }),
+        zones: Type.Array(
+          Type.Object(
+            {
+              name: Type.String({ minLength: 1, maxLength: 128 }),
+              hosts: Type.Integer({ minimum: 0, maximum: 1000 }),
+              vcpus: Type.Integer({ minimum: 1 }),
+              ramMb: Type.Integer({ minimum: 1 }),
+              diskGb: Type.Integer({ minimum: 1 }),
+            },
+            { additionalProperties: false },
+          ),
+          {
+            default: [
+              { name: 'zone-a', hosts: 4, vcpus: 32, ramMb: 131072, diskGb: 2048 },
+              { name: 'zone-b', hosts: 4, vcpus: 32, ramMb: 131072, diskGb: 2048 },
+            ],
+            description:
+              'initial topology: availability zones and their hosts (<zone>-host-<n>), each with this capacity',
+          },
+        ),
+        flavors: Type.Array(
+          Type.Object(
+            {
+              name: Type.String({ minLength: 1, maxLength: 255 }),
+              vcpus: Type.Integer({ minimum: 1 }),
+              ramMb: Type.Integer({ minimum: 1 }),
+              diskGb: Type.Integer({ minimum: 0 }),
+            },
+            { additionalProperties: false },
+          ),
+          {
+            default: [
+              { name: 'm1.tiny', vcpus: 1, ramMb: 512, diskGb: 1 },
+              { name: 'm1.small', vcpus: 1, ramMb: 2048, diskGb: 20 },
+              { name: 'm1.medium', vcpus: 2, ramMb: 4096, diskGb: 40 },
+              { name: 'm1.large', vcpus: 4, ramMb: 8192, diskGb: 80 },
+              { name: 'm1.xlarge', vcpus: 8, ramMb: 16384, diskGb: 160 },
+            ],
+            description:
+              'flavors of the simulated VIM (VDUs get the one they name, else the smallest that fits)',
+          },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    lcm: Type.Object(
+      {
+        concurrency: Type.Integer({
+          minimum: 1,
+          maximum: 256,
+          default: 16,
+          description: 'LCM operations one worker process runs at the same time',
+        }),
+        hookTimeoutMs: Type.Integer({
+          minimum: 100,
+          default: 600000,
+          description: 'longest run of one management-driver hook (a VNFD Vnflcm script) before it is killed',
+        }),
+        defaultGracefulTerminationTimeout: Type.Integer({
+          minimum: 0,
+          default: 10,
+          description: 'seconds a GRACEFUL terminate without gracefulTerminationTimeout gives the VNF (Tacker: 10)',
+        }),
+        placementFallbackBestEffort: Type.Boolean({
+          default: false,
+          description:
+            'fallbackBestEffort of the grant placement constraints: place anyway when affinity rules cannot be met',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     security: Type.Object(
       {
         encryptionKey: secret(

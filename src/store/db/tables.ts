@@ -184,6 +184,164 @@ export interface LcmOpOccsTable {
   version: number;
 }
 
+/** A registered VIM (project '*' = shared by every project). Secrets are sealed, never returned. */
+export interface VimsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  vim_type: string;
+  description: string;
+  /** JSON: interfaceInfo without its secret keys. */
+  interface_info: string;
+  /** JSON: extra. */
+  extra: string;
+  /** SealedBox of JSON {accessInfo, interfaceInfo: secret keys}; null when there are none. */
+  sealed_secrets: string | null;
+  created_at: string;
+}
+
+/** The default VIM of a project ('*': the fallback of every project). */
+export interface DefaultVimsTable {
+  project_id: string;
+  vim_id: string;
+}
+
+/** Simulated VIM: an availability zone; `exhausted` makes every placement there fail. */
+export interface SimZonesTable {
+  name: string;
+  exhausted: boolean | number;
+  created_at: string;
+}
+
+export interface SimHostsTable {
+  name: string;
+  zone: string;
+  vcpus: number;
+  ram_mb: number;
+  disk_gb: number;
+  /** 'up' | 'down'. */
+  state: string;
+  created_at: string;
+}
+
+export interface SimFlavorsTable {
+  id: string;
+  name: string;
+  vcpus: number;
+  ram_mb: number;
+  disk_gb: number;
+}
+
+/** Columns every simulated resource has: its tags (owner instance, creating op occ). */
+interface SimTagged {
+  id: string;
+  instance_id: string | null;
+  op_occ_id: string | null;
+  created_at: string;
+}
+
+export interface SimImagesTable extends SimTagged {
+  name: string;
+  checksum: string | null;
+  size: number | string;
+  min_disk_gb: number;
+  min_ram_mb: number;
+  disk_format: string;
+  container_format: string;
+}
+
+/** One stack per VNF instance; `params` (JSON) is the instance-level state (flavour, scale status, ext VLs). */
+export interface SimStacksTable extends SimTagged {
+  name: string;
+  status: string;
+  params: string;
+  updated_at: string;
+}
+
+export interface SimServersTable extends SimTagged {
+  stack_id: string;
+  /** vnfcResourceInfo id this server realises (kept when the server is re-created). */
+  vnfc_id: string;
+  vdu_id: string;
+  /** Order of the VNFC's birth in the instance (kept across re-creation). */
+  seq: number;
+  name: string;
+  zone: string;
+  host: string;
+  flavor_id: string;
+  image_id: string | null;
+  vcpus: number;
+  ram_mb: number;
+  disk_gb: number;
+  /** JSON array of the VduCp names of the VNFC. */
+  cps: string;
+  /** Wanted power state: 'on' | 'off'. */
+  power: string;
+  /** 'ACTIVE' | 'SHUTOFF' | 'ERROR'. */
+  status: string;
+  /** Why the server is in ERROR: 'host-down: …' or 'crashed: …'. */
+  fault: string | null;
+}
+
+export interface SimVolumesTable extends SimTagged {
+  stack_id: string;
+  vnfc_id: string;
+  /** virtualStorageResourceInfo id. */
+  storage_id: string;
+  desc_id: string;
+  size_gb: number;
+  image_id: string | null;
+  server_id: string | null;
+  status: string;
+}
+
+export interface SimNetworksTable extends SimTagged {
+  stack_id: string;
+  desc_id: string;
+  name: string;
+  cidr: string;
+}
+
+export interface SimPortsTable extends SimTagged {
+  stack_id: string | null;
+  vnfc_id: string | null;
+  cpd_id: string | null;
+  /** A simulated network's id, or an external network id as given by the request. */
+  network_id: string;
+  /** extVirtualLinks[].id the port belongs to (external CPs). */
+  ext_vl_id: string | null;
+  cp_config_id: string | null;
+  /** False for ports the request supplied (cpConfig.linkPortId): detached, never deleted. */
+  owned: boolean | number;
+  server_id: string | null;
+  mac: string;
+  /** JSON [{ip, subnetId, dynamic}]. */
+  ips: string;
+}
+
+export interface SimFaultsTable {
+  id: string;
+  /** e.g. 'server.create', or '*' for every kind. */
+  kind: string;
+  /** 'fail' | 'hang'. */
+  action: string;
+  message: string | null;
+  remaining: number;
+  timeout_ms: number | null;
+  created_at: string;
+}
+
+/** What an op occ changed in the simulated VIM: the row before (null = created by it). */
+export interface SimJournalTable {
+  id: Generated<number | string>;
+  instance_id: string;
+  op_occ_id: string;
+  table_name: string;
+  resource_id: string;
+  before: string | null;
+  created_at: string;
+}
+
 export interface Tables {
   server_keys: ServerKeysTable;
   auth_clients: AuthClientsTable;
@@ -193,4 +351,17 @@ export interface Tables {
   vnf_instances_v2: VnfInstancesTable;
   vnf_lcm_op_occs_v2: LcmOpOccsTable;
   notification_deliveries: NotificationDeliveriesTable;
+  vims: VimsTable;
+  default_vims: DefaultVimsTable;
+  sim_zones: SimZonesTable;
+  sim_hosts: SimHostsTable;
+  sim_flavors: SimFlavorsTable;
+  sim_images: SimImagesTable;
+  sim_stacks: SimStacksTable;
+  sim_servers: SimServersTable;
+  sim_volumes: SimVolumesTable;
+  sim_networks: SimNetworksTable;
+  sim_ports: SimPortsTable;
+  sim_faults: SimFaultsTable;
+  sim_journal: SimJournalTable;
 }

@@ -8,6 +8,7 @@ import * as vnfPackages from './0002-vnf-packages.ts';
 import * as subscriptionsOutbox from './0003-subscriptions-outbox.ts';
 import * as notificationDelivery from './0004-notification-delivery.ts';
 import * as subscriptionDedup from './0005-subscription-dedup.ts';
+import * as simVim from './0006-sim-vim.ts';
 import * as lcm from './0007-lcm.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -16,5 +17,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003-subscriptions-outbox': subscriptionsOutbox,
   '0004-notification-delivery': notificationDelivery,
   '0005-subscription-dedup': subscriptionDedup,
+  '0006-sim-vim': simVim,
   '0007-lcm': lcm,
 };
