@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
+import { prepareInfra } from '../drivers/infra/startup.ts';
 import { createLogger } from '../logging.ts';
 import { linkBase } from '../notify/delivery/links.ts';
 import { DeliveryWorker } from '../notify/delivery/worker.ts';
@@ -20,6 +21,7 @@ import { PackageSweeper } from '../worker/package-sweep.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
 import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
+import { registerInfraAdmin } from './routes/admin/infra.ts';
 import { registerAdminSubscriptions } from './routes/admin/subscriptions.ts';
 import { registerVnffm } from './routes/vnffm/index.ts';
 import { registerVnflcm } from './routes/vnflcm/index.ts';
@@ -71,6 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let delivery: DeliveryWorker | undefined;
   let url: string;
   try {
+    await prepareInfra(db, config);
     const auth = await createAuth(config, db, keys);
     const paging = await PagingMarkers.fromKeys(keys);
     const blobs = createBlobStore(config);
@@ -95,7 +98,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     };
     // The worker role serves only the operations endpoints (health, metrics).
     const apis = [registerVnfpkgm, registerVnflcm, registerVnffm, registerVnfpm];
-    const admin = [registerAdminSubscriptions];
+    const admin = [registerAdminSubscriptions, registerInfraAdmin];
     const registrars =
       role === 'worker' ? [] : [auth.routes, ...apis, ...admin, ...(options.registrars ?? [])];
     app = await buildApp(context, registrars);

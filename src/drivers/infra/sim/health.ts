@@ -1,6 +1,7 @@
 /**
- * Per-VNFC health as the simulated VIM sees it: the server's status, ERROR when it crashed or
- * its host is down (with the reason), MISSING when the server is gone.
+ * Health as the simulated VIM sees it — per VNFC of an instance (the driver's `health`) and per
+ * server (the admin API): the server's status, ERROR when it crashed or its host is down (with
+ * the reason), MISSING when the server is gone.
  */
 import type { Executor } from '../../../store/db/transaction.ts';
 import type { InstantiatedVnfInfo, VnfcHealth } from '../contract.ts';
@@ -34,5 +35,47 @@ export async function vnfcHealth(db: Executor, info: InstantiatedVnfInfo): Promi
     if (server.status === 'ERROR')
       return { ...base, ...where, state: 'ERROR', reason: server.fault ?? 'error' };
     return { ...base, ...where, state: server.status === 'SHUTOFF' ? 'SHUTOFF' : 'ACTIVE' };
+  });
+}
+
+export interface ServerHealth {
+  serverId: string;
+  instanceId?: string;
+  vnfcResourceInfoId: string;
+  state: 'ACTIVE' | 'SHUTOFF' | 'ERROR';
+  host: string;
+  zoneId: string;
+  reason?: string;
+}
+
+/** Health of every server (of one instance when given). */
+export async function serverHealth(db: Executor, instanceId?: string): Promise<ServerHealth[]> {
+  let q = db
+    .selectFrom('sim_servers')
+    .innerJoin('sim_hosts', 'sim_hosts.name', 'sim_servers.host')
+    .select([
+      'sim_servers.id',
+      'sim_servers.instance_id',
+      'sim_servers.vnfc_id',
+      'sim_servers.status',
+      'sim_servers.fault',
+      'sim_servers.host',
+      'sim_servers.zone',
+      'sim_hosts.state as host_state',
+    ])
+    .orderBy('sim_servers.created_at')
+    .orderBy('sim_servers.id');
+  if (instanceId) q = q.where('sim_servers.instance_id', '=', instanceId);
+  return (await q.execute()).map((s) => {
+    const error = s.status === 'ERROR' || s.host_state === 'down';
+    return {
+      serverId: s.id,
+      ...(s.instance_id ? { instanceId: s.instance_id } : {}),
+      vnfcResourceInfoId: s.vnfc_id,
+      state: error ? 'ERROR' : s.status === 'SHUTOFF' ? 'SHUTOFF' : 'ACTIVE',
+      host: s.host,
+      zoneId: s.zone,
+      ...(error ? { reason: s.fault ?? `host-down: compute host ${s.host} is down` } : {}),
+    };
   });
 }

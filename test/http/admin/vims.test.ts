@@ -1,0 +1,193 @@
+/**
+ * The VIM registry over its admin API (/bosun/v1/vims) and resolveVim, on SQLite and
+ * PostgreSQL: the simulated VIM registered as the shared default at start, registration with
+ * credentials sealed at rest and never returned, defaults per project, resolution of
+ * vimConnectionInfo in the v1 array, v2 map and stored (sealed) shapes, deletion; admin only.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { InfraError } from '../../../src/drivers/infra/contract.ts';
+import { resolveVim } from '../../../src/drivers/infra/resolve-vim.ts';
+import { SIM_VIM_TYPE } from '../../../src/drivers/infra/sim/config.ts';
+import { sealVimConnectionInfo } from '../../../src/drivers/infra/vim-connection.ts';
+import type { VimRecord } from '../../../src/drivers/infra/vim-registry.ts';
+import { DIALECTS } from '../../support/databases.ts';
+import { http, isProblem } from '../../support/http.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+import { addClient, bearer, tokenOf } from '../auth/oauth2-support.ts';
+
+const BASE = '/bosun/v1/vims';
+const OPENSTACK = 'ETSINFV.OPENSTACK_KEYSTONE.V_3';
+const SECRET = 'hunter2-very-secret';
+
+const openstack = (name: string, projectId = 'tenant-a') => ({
+  name,
+  vimType: OPENSTACK,
+  projectId,
+  description: 'lab cloud',
+  interfaceInfo: { endpoint: 'https://keystone.example:5000/v3', ssl_ca_cert: '-----BEGIN CERT' },
+  accessInfo: { username: 'nfv', password: SECRET, project: 'nfv', region: 'RegionOne' },
+  extra: { zones: ['nova'] },
+});
+
+async function infraError(work: Promise<unknown>): Promise<InfraError> {
+  try {
+    await work;
+  } catch (err) {
+    assert.ok(err instanceof InfraError, String(err));
+    return err;
+  }
+  assert.fail('expected an InfraError');
+}
+
+for (const dialect of DIALECTS) {
+  describe(`VIM registry on ${dialect}`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(dialect);
+    });
+    after(() => server.close());
+
+    test('the simulated VIM is the shared default out of the box', async () => {
+      const list = await http<VimRecord[]>(server.url, 'GET', BASE);
+      assert.equal(list.status, 200, list.text);
+      const sim = list.body.find((v) => v.name === 'bosun-sim');
+      assert.ok(sim);
+      assert.equal(sim.vimType, SIM_VIM_TYPE);
+      assert.equal(sim.isDefault, true);
+      assert.equal(sim.shared, true);
+      const { db, box } = server.context;
+      const vim = await resolveVim(db, box, 'any-project');
+      assert.deepEqual(
+        { id: vim.id, vimId: vim.vimId, vimType: vim.vimType },
+        { id: 'default', vimId: sim.id, vimType: SIM_VIM_TYPE },
+      );
+    });
+
+    test('register: credentials are sealed at rest and never returned', async () => {
+      const made = await http<VimRecord>(server.url, 'POST', BASE, { body: openstack('lab') });
+      assert.equal(made.status, 201, made.text);
+      assert.equal(made.headers.get('location'), `${server.url}${BASE}/${made.body.id}`);
+      assert.ok(
+        !made.text.includes(SECRET) && !made.text.includes('accessInfo') && !made.text.includes('BEGIN CERT'),
+      );
+      assert.deepEqual(made.body.interfaceInfo, { endpoint: 'https://keystone.example:5000/v3' });
+      assert.equal(made.body.hasCredentials, true);
+      assert.equal(made.body.isDefault, false);
+      const shown = await http<VimRecord>(server.url, 'GET', `${BASE}/${made.body.id}`);
+      assert.deepEqual(shown.body, made.body);
+      const row = await server.context.db.kysely
+        .selectFrom('vims')
+        .selectAll()
+        .where('id', '=', made.body.id)
+        .executeTakeFirstOrThrow();
+      assert.ok(!JSON.stringify(row).includes(SECRET), 'no secret in clear in the database');
+      assert.ok(row.sealed_secrets?.startsWith('v1.'));
+      assert.ok(isProblem(await http(server.url, 'POST', BASE, { body: openstack('lab') }), 409));
+      assert.ok(isProblem(await http(server.url, 'POST', BASE, { body: { vimType: OPENSTACK } }), 400));
+      assert.ok(
+        isProblem(await http(server.url, 'POST', BASE, { body: { name: 'x', vimType: 'bad type!' } }), 400),
+      );
+    });
+
+    test('a project default, and vimConnectionInfo in every shape, resolve with credentials opened', async () => {
+      const { db, box } = server.context;
+      const made = await http<VimRecord>(server.url, 'POST', BASE, {
+        body: { ...openstack('tenant-b-cloud', 'tenant-b'), isDefault: true },
+      });
+      assert.equal(made.body.isDefault, true);
+      const byDefault = await resolveVim(db, box, 'tenant-b');
+      assert.equal(byDefault.vimId, made.body.id);
+      assert.equal(byDefault.accessInfo?.password, SECRET);
+      assert.equal(byDefault.interfaceInfo?.ssl_ca_cert, '-----BEGIN CERT');
+      // Another project still gets the shared simulated VIM.
+      assert.equal((await resolveVim(db, box, 'tenant-c')).vimType, SIM_VIM_TYPE);
+      // v1 array, v2 map, and the stored form all complete from the registry.
+      const v1 = await resolveVim(db, box, 'tenant-b', [
+        { id: 'vim1', vimId: made.body.id, vimType: OPENSTACK },
+      ]);
+      const v2 = await resolveVim(db, box, 'tenant-b', { vim1: { vimId: made.body.id, vimType: OPENSTACK } });
+      assert.deepEqual(v1, v2);
+      assert.equal(v1.id, 'vim1');
+      assert.equal(v1.accessInfo?.password, SECRET);
+      const adHoc = {
+        vim2: { vimType: OPENSTACK, accessInfo: { password: 'other' }, interfaceInfo: { endpoint: 'x' } },
+      };
+      const stored = sealVimConnectionInfo(box, adHoc);
+      assert.ok(!JSON.stringify(stored).includes('other'));
+      const opened = await resolveVim(db, box, 'tenant-b', stored);
+      assert.deepEqual(opened.accessInfo, { password: 'other' });
+      // A VIM of another project is not visible; an unknown one is NOT_FOUND.
+      const foreign = await infraError(
+        resolveVim(db, box, 'tenant-c', { v: { vimId: made.body.id, vimType: OPENSTACK } }),
+      );
+      assert.equal(foreign.code, 'NOT_FOUND');
+      // Make the project default explicit through the API, to the shared VIM, then back.
+      const sim = (await http<VimRecord[]>(server.url, 'GET', `${BASE}?projectId=tenant-b`)).body.find(
+        (v) => v.shared,
+      );
+      assert.ok(sim);
+      const set = await http<VimRecord>(server.url, 'POST', `${BASE}/${sim.id}/default`, {
+        body: { projectId: 'tenant-b' },
+      });
+      assert.equal(set.status, 200, set.text);
+      assert.equal((await resolveVim(db, box, 'tenant-b')).vimId, sim.id);
+      const refused = await http(server.url, 'POST', `${BASE}/${made.body.id}/default`, {
+        body: { projectId: 'tenant-c' },
+      });
+      assert.ok(isProblem(refused, 409));
+    });
+
+    test('list per project, delete', async () => {
+      const made = await http<VimRecord>(server.url, 'POST', BASE, {
+        body: { ...openstack('gone', 'tenant-d'), isDefault: true },
+      });
+      const listed = await http<VimRecord[]>(server.url, 'GET', `${BASE}?projectId=tenant-d`);
+      assert.deepEqual(listed.body.map((v) => v.name).sort(), ['bosun-sim', 'gone']);
+      assert.equal((await http(server.url, 'DELETE', `${BASE}/${made.body.id}`)).status, 204);
+      assert.ok(isProblem(await http(server.url, 'GET', `${BASE}/${made.body.id}`), 404));
+      assert.ok(isProblem(await http(server.url, 'DELETE', `${BASE}/${made.body.id}`), 404));
+      const { db, box } = server.context;
+      assert.equal(
+        (await resolveVim(db, box, 'tenant-d')).vimType,
+        SIM_VIM_TYPE,
+        'back to the shared default',
+      );
+    });
+  });
+}
+
+describe('VIM registry API with oauth2', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer('sqlite', { config: { auth: { mode: 'oauth2' } } });
+  });
+  after(() => server.close());
+
+  test("only the admin scope gets in; a VIM is registered in the caller's project by default", async () => {
+    assert.ok(isProblem(await http(server.url, 'GET', BASE), 401));
+    const tenant = await tokenOf(server, await addClient(server, ['vnflcm:v2:all']));
+    assert.ok(
+      isProblem(await http(server.url, 'POST', BASE, { headers: bearer(tenant), body: openstack('x') }), 403),
+    );
+    const admin = await tokenOf(server, await addClient(server, ['bosun:admin'], 'ops'));
+    const { projectId: _p, ...body } = openstack('ops-cloud');
+    const made = await http<VimRecord>(server.url, 'POST', BASE, { headers: bearer(admin), body });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.projectId, 'ops');
+  });
+});
+
+describe('without the automatic default', () => {
+  test('a project with no default VIM cannot resolve one', async () => {
+    const server = await startTestServer('sqlite', { config: { sim: { registerDefaultVim: false } } });
+    try {
+      const err = await infraError(resolveVim(server.context.db, server.context.box, 'default'));
+      assert.equal(err.code, 'NOT_FOUND');
+      assert.match(err.message, /no default VIM/);
+      assert.deepEqual((await http(server.url, 'GET', BASE)).body, []);
+    } finally {
+      await server.close();
+    }
+  });
+});
