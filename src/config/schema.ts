@@ -284,7 +284,8 @@ export const ConfigSchema = Type.Object(
         defaultGracefulTerminationTimeout: Type.Integer({
           minimum: 0,
           default: 10,
-          description: 'seconds a GRACEFUL terminate without gracefulTerminationTimeout gives the VNF (Tacker: 10)',
+          description:
+            'seconds a GRACEFUL terminate without gracefulTerminationTimeout gives the VNF (Tacker: 10)',
         }),
         placementFallbackBestEffort: Type.Boolean({
           default: false,

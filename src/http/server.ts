@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { prepareInfra } from '../drivers/infra/startup.ts';
+import { createEngineDeps } from '../lcm/engine-factory.ts';
 import { createLogger } from '../logging.ts';
 import { linkBase } from '../notify/delivery/links.ts';
 import { DeliveryWorker } from '../notify/delivery/worker.ts';
@@ -17,6 +18,7 @@ import { createBlobStore } from '../store/blobs/index.ts';
 import { type Database, openDatabase } from '../store/db/database.ts';
 import { migrate } from '../store/db/migrate.ts';
 import { OnboardingWorker } from '../worker/onboarding-worker.ts';
+import { OpRunner } from '../worker/op-runner.ts';
 import { PackageSweeper } from '../worker/package-sweep.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
@@ -71,6 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let worker: OnboardingWorker | undefined;
   let sweeper: PackageSweeper | undefined;
   let delivery: DeliveryWorker | undefined;
+  let lcm: OpRunner | undefined;
   let url: string;
   try {
     await prepareInfra(db, config);
@@ -80,6 +83,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Roles all and worker run the onboarding jobs; an api-only replica leaves them to workers.
     worker = role === 'api' ? undefined : new OnboardingWorker({ config, db, blobs, box, logger });
     sweeper = role === 'api' ? undefined : new PackageSweeper({ config, db, blobs, logger });
+    // Roles all and worker run the LCM operations (the op occ rows are the jobs).
+    lcm = role === 'api' ? undefined : new OpRunner(createEngineDeps({ config, db, box, blobs, logger }));
     const onboarding = worker ?? {
       owner: `api:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
       wake() {},
@@ -116,7 +121,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     worker?.start();
     sweeper?.start();
     delivery?.start();
+    lcm?.start();
   } catch (err) {
+    await lcm?.stop();
     await delivery?.stop();
     await sweeper?.stop();
     await worker?.stop();
@@ -132,6 +139,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await app.close();
       } finally {
         clearTimeout(timer);
+        await lcm?.stop();
         await delivery?.stop();
         await sweeper?.stop();
         await worker?.stop();

@@ -1,0 +1,49 @@
+/**
+ * What the /vnflcm/v2 routes share: the LCM service over the v2 store (built once per app from
+ * the app context), and loading resources for a request (unknown ids, malformed ids and other
+ * projects' resources are all 404).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createInfraDrivers } from '../../../../drivers/infra/registry.ts';
+import type { OpOccRecord, VnfInstanceRecord } from '../../../../lcm/model.ts';
+import type { LcmService } from '../../../../lcm/service.ts';
+import { LCM_V2, type LcmStore } from '../../../../lcm/store.ts';
+import { createVimAccess } from '../../../../lcm/vim-access.ts';
+import { canSee } from '../../../auth/caller.ts';
+import { ApiError } from '../../../sol013/problem.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const services = new WeakMap<FastifyInstance, LcmService>();
+
+export function lcmService(app: FastifyInstance, store: LcmStore = LCM_V2): LcmService {
+  let svc = services.get(app);
+  if (!svc) {
+    const { config, db, box } = app.bosun;
+    const drivers = createInfraDrivers({ db, config });
+    svc = { config, db, box, store, vims: createVimAccess({ db, box, config, drivers }) };
+    services.set(app, svc);
+  }
+  return svc;
+}
+
+export async function loadInstance(
+  request: FastifyRequest,
+  svc: LcmService,
+  id: string,
+): Promise<VnfInstanceRecord> {
+  const found = UUID.test(id) ? await svc.store.findInstance(svc.db.kysely, id) : undefined;
+  if (!found || !canSee(request.caller, found.projectId))
+    throw new ApiError(404, `VNF instance ${id} does not exist.`);
+  return found;
+}
+
+export async function loadOpOcc(request: FastifyRequest, svc: LcmService, id: string) {
+  const found = UUID.test(id) ? await svc.store.findOpOccWork(svc.db.kysely, id) : undefined;
+  if (!found || !canSee(request.caller, found.opOcc.projectId)) {
+    throw new ApiError(404, `VNF LCM operation occurrence ${id} does not exist.`);
+  }
+  return found as { opOcc: OpOccRecord; progress: typeof found.progress };
+}
+
+export const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;

@@ -1,0 +1,31 @@
+/** The engine's ports wired to Bosun's own parts: the VIM registry and drivers, the local NFVO, the hook runner. */
+import type { Logger } from 'pino';
+import type { Config } from '../config/load.ts';
+import { createInfraDrivers } from '../drivers/infra/registry.ts';
+import { HookRunner } from '../drivers/mgmt/hook-runner.ts';
+import { LocalNfvo } from '../grant/local-nfvo.ts';
+import type { SealedBox } from '../security/sealed-box.ts';
+import type { BlobStore } from '../store/blobs/blob-store.ts';
+import type { Database } from '../store/db/database.ts';
+import type { EngineDeps } from './engine-deps.ts';
+import { createVimAccess } from './vim-access.ts';
+
+export function createEngineDeps(deps: {
+  config: Config;
+  db: Database;
+  box: SealedBox;
+  blobs: BlobStore;
+  logger: Logger;
+}): EngineDeps {
+  const { config, db, box, blobs, logger } = deps;
+  const drivers = createInfraDrivers({ db, config });
+  return {
+    config,
+    db,
+    box,
+    logger,
+    vims: createVimAccess({ db, box, config, drivers }),
+    nfvo: new LocalNfvo(),
+    hooks: new HookRunner({ blobs, timeoutMs: config.lcm.hookTimeoutMs }),
+  };
+}

@@ -1,0 +1,529 @@
+/**
+ * Runs one claimed op occ: forward through its steps (STARTING, PROCESSING) or back through the
+ * compensations of the steps that ran (ROLLING_BACK), recording each step's start, end and output
+ * in the op occ before moving on. A failure while STARTING ends it ROLLED_BACK (nothing changed);
+ * later it ends FAILED_TEMP with the error and the step, to be retried (resuming at that step),
+ * rolled back or failed. Cancel is honoured at every step boundary (and FORCEFUL aborts the step
+ * in flight through the signal).
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  DriverResult,
+  GrantedResources,
+  OperationContext,
+  ResourceChanges,
+} from '../drivers/infra/contract.ts';
+import { buildGrantRequest } from '../grant/grant-request.ts';
+import type { Grant, GrantRequest } from '../grant/types.ts';
+import { ApiError } from '../http/sol013/problem.ts';
+import type { Flavour } from '../vnfd/model/vnfd.ts';
+import type { EngineDeps } from './engine-deps.ts';
+import { CancelledError, LeaseLost, problemOf } from './errors.ts';
+import type { CancelMode, OpOccRecord, StoredVimConnection, VnfInstanceRecord } from './model.ts';
+import type { LcmPackage, OperationDef, Params, Planned } from './operation-def.ts';
+import { OPERATION_DEFS } from './operations/index.ts';
+import { loadLcmPackage, refreshUsage } from './packages.ts';
+import type { Progress } from './progress.ts';
+import { COMPENSATED, HOOK_OF, ROLLBACK_HOOKS, STARTING_STEPS, STEPS, type StepName } from './steps.ts';
+import type { LcmStore } from './store.ts';
+import { transition } from './transition.ts';
+import { mergeVims } from './vim-info.ts';
+
+/** What the runner tells the engine about the run: abort signal and why it fired. */
+export interface RunControl {
+  signal: AbortSignal;
+  /** 'lease' when the worker lost its lease (or gave up at shutdown), 'cancel' for a FORCEFUL cancel. */
+  abortReason(): 'lease' | 'cancel' | undefined;
+  /** The worker is shutting down: hand the op occ back to the queue at the next step boundary. */
+  stopping(): boolean;
+}
+
+/** Thrown at a step boundary when the worker stops: the op occ goes back to the queue as it is. */
+class Requeue extends Error {}
+
+interface GrantOutput {
+  planned: Planned;
+  vim: { key: string; stored: Record<string, StoredVimConnection> };
+}
+
+interface Run {
+  deps: EngineDeps;
+  store: LcmStore;
+  owner: string;
+  control: RunControl;
+  opOcc: OpOccRecord;
+  progress: Progress;
+  grantRequest?: GrantRequest;
+  grant?: Grant;
+  def: OperationDef;
+  instance: VnfInstanceRecord;
+  pkg: LcmPackage;
+  target: LcmPackage;
+  flavour?: Flavour;
+  facts: Params;
+}
+
+const EMPTY_CHANGES: ResourceChanges = {
+  affectedVnfcs: [],
+  affectedVirtualLinks: [],
+  affectedVirtualStorages: [],
+  affectedExtLinkPorts: [],
+};
+
+const opOccPath = (store: LcmStore, id: string) => `/vnflcm/${store.major}/vnf_lcm_op_occs/${id}`;
+const instancePath = (store: LcmStore, id: string) => `/vnflcm/${store.major}/vnf_instances/${id}`;
+
+/** Runs op occ `id` if `owner` holds its lease. */
+export async function runOpOcc(
+  deps: EngineDeps,
+  store: LcmStore,
+  id: string,
+  owner: string,
+  control: RunControl,
+): Promise<void> {
+  const work = await store.findOpOccWork(deps.db.kysely, id);
+  if (!work || work.opOcc.leaseOwner !== owner) return;
+  let run: Run;
+  try {
+    run = await prepare(deps, store, owner, control, work);
+  } catch (err) {
+    const partial = { deps, store, owner, control, opOcc: work.opOcc, progress: work.progress } as Run;
+    await failed(partial, 'prepare', err);
+    return;
+  }
+  if (run.opOcc.operationState === 'ROLLING_BACK') await rollback(run);
+  else await forward(run);
+}
+
+async function prepare(
+  deps: EngineDeps,
+  store: LcmStore,
+  owner: string,
+  control: RunControl,
+  work: NonNullable<Awaited<ReturnType<LcmStore['findOpOccWork']>>>,
+): Promise<Run> {
+  const { opOcc, progress } = work;
+  const db = deps.db.kysely;
+  const def = OPERATION_DEFS[opOcc.operation];
+  const instance = await store.findInstance(db, opOcc.vnfInstanceId);
+  if (!instance) throw new ApiError(404, `VNF instance ${opOcc.vnfInstanceId} no longer exists.`);
+  const pkg = await loadLcmPackage(db, instance.vnfPkgId);
+  if (!pkg) throw new ApiError(422, `The VNF package ${instance.vnfPkgId} of the instance no longer exists.`);
+  const facts = (progress.outputs.accept as Params | undefined) ?? {};
+  const targetId = facts.targetPkgId as string | undefined;
+  const target = targetId ? await loadLcmPackage(db, targetId) : pkg;
+  if (!target) throw new ApiError(422, `The target VNF package ${targetId} no longer exists.`);
+  const flavourId = def.flavourParam
+    ? (opOcc.operationParams[def.flavourParam] as string)
+    : instance.instantiatedVnfInfo?.flavourId;
+  const vnfd = opOcc.operation === 'CHANGE_VNFPKG' ? target.vnfd : pkg.vnfd;
+  const flavour = flavourId ? vnfd.flavours.find((f) => f.flavourId === flavourId) : undefined;
+  if (def.granted && !flavour)
+    throw new ApiError(422, `Flavour ${flavourId} is not in the VNFD ${vnfd.vnf.descriptorId}.`);
+  return {
+    deps,
+    store,
+    owner,
+    control,
+    opOcc,
+    progress,
+    grantRequest: work.grantRequest as GrantRequest | undefined,
+    grant: work.grant as Grant | undefined,
+    def,
+    instance,
+    pkg,
+    target,
+    flavour,
+    facts,
+  };
+}
+
+// ------------------------------------------------------------------ boundaries and persistence
+
+async function boundary(run: Run): Promise<void> {
+  if (run.control.abortReason() === 'lease') throw new LeaseLost();
+  if (run.control.stopping()) throw new Requeue();
+  const fresh = await run.store.findOpOcc(run.deps.db.kysely, run.opOcc.id);
+  if (!fresh || fresh.leaseOwner !== run.owner) throw new LeaseLost();
+  if (fresh.isCancelPending) throw new CancelledError(fresh.cancelMode ?? 'GRACEFUL');
+}
+
+async function save(run: Run): Promise<void> {
+  const ok = await run.store.changeOpOcc(
+    run.deps.db.kysely,
+    run.opOcc.id,
+    { progress: run.progress },
+    { owner: run.owner },
+  );
+  if (!ok) throw new LeaseLost();
+}
+
+/** The error a step threw, corrected for why the run was aborted. */
+function causeOf(run: Run, err: unknown): unknown {
+  const reason = run.control.abortReason();
+  if (reason === 'lease') return new LeaseLost();
+  if (reason === 'cancel' && !(err instanceof CancelledError)) return new CancelledError('FORCEFUL');
+  return err;
+}
+
+// ------------------------------------------------------------------ forward
+
+async function forward(run: Run): Promise<void> {
+  for (const step of STEPS[run.opOcc.operation]) {
+    if (run.progress.steps[step] === 'done') continue;
+    try {
+      await boundary(run);
+      run.progress.steps[step] = 'started';
+      run.progress.failedStep = undefined;
+      await save(run);
+      const output = await STEP_RUN[step](run);
+      run.progress.steps[step] = 'done';
+      if (output !== undefined) run.progress.outputs[step] = output;
+      if (step === 'grant') await enterProcessing(run);
+      else await save(run);
+    } catch (err) {
+      await failed(run, step, causeOf(run, err));
+      return;
+    }
+  }
+  try {
+    await complete(run);
+  } catch (err) {
+    await failed(run, 'complete', causeOf(run, err));
+  }
+}
+
+async function enterProcessing(run: Run): Promise<void> {
+  const done = await transition(run.deps.db, run.store, {
+    opOccId: run.opOcc.id,
+    from: ['STARTING'],
+    owner: run.owner,
+    change: {
+      operationState: 'PROCESSING',
+      progress: run.progress,
+      grantId: run.grant?.id ?? null,
+      grantRequest: run.grantRequest ?? null,
+      grant: run.grant ?? null,
+    },
+  });
+  if (!done) throw new LeaseLost();
+  run.opOcc = done.opOcc;
+}
+
+const STEP_RUN: Readonly<Record<StepName, (run: Run) => Promise<unknown>>> = {
+  grant: grantStep,
+  'start-hook': (run) => hookStep(run, (HOOK_OF['start-hook'] as (p: string) => string)(run.def.hook)),
+  infra: infraStep,
+  'end-hook': (run) => hookStep(run, (HOOK_OF['end-hook'] as (p: string) => string)(run.def.hook)),
+};
+
+function storedVims(run: Run): Record<string, StoredVimConnection> {
+  const requested = run.facts.vimConnectionInfo as Record<string, StoredVimConnection | null> | undefined;
+  return mergeVims(run.instance.vimConnectionInfo, requested);
+}
+
+async function grantStep(run: Run): Promise<GrantOutput> {
+  const { deps, store, instance, opOcc } = run;
+  const flavour = run.flavour as Flavour;
+  const resolved = await deps.vims.resolve(instance.projectId, storedVims(run));
+  const planned = (run.def.plan as NonNullable<OperationDef['plan']>)({
+    instance,
+    params: opOcc.operationParams,
+    pkg: run.pkg,
+    target: run.target,
+    flavour,
+    newId: randomUUID,
+  });
+  const request = buildGrantRequest({
+    vnfInstanceId: instance.id,
+    vnfLcmOpOccId: opOcc.id,
+    vnfdId: instance.vnfdId,
+    ...(run.target.vnfdId !== instance.vnfdId ? { dstVnfdId: run.target.vnfdId } : {}),
+    flavour,
+    operation: opOcc.operation,
+    isAutomaticInvocation: opOcc.isAutomaticInvocation,
+    instantiationLevelId: planned.instantiationLevelId,
+    current: instance.instantiatedVnfInfo,
+    delta: planned.delta,
+    additionalParams: opOcc.operationParams.additionalParams as Record<string, unknown> | undefined,
+    fallbackBestEffort: deps.config.lcm.placementFallbackBestEffort,
+    links: { vnfLcmOpOcc: opOccPath(store, opOcc.id), vnfInstance: instancePath(store, instance.id) },
+  });
+  const existingZones: Record<string, string> = {};
+  for (const v of instance.instantiatedVnfInfo?.vnfcResourceInfo ?? []) {
+    const zone = v.zoneId ?? (v.metadata?.zone as string | undefined);
+    if (zone) existingZones[v.computeResource.resourceId] = zone;
+  }
+  const grant = await deps.nfvo.grant(request, {
+    project: instance.projectId,
+    vim: {
+      connectionId: resolved.key,
+      vimId: resolved.connection.vimId,
+      vimType: resolved.connection.vimType,
+    },
+    zones: await deps.vims.zones(resolved.connection),
+    existingZones,
+    flavour,
+    grantsPath: '/grant/v1/grants',
+  });
+  run.grantRequest = request;
+  run.grant = grant;
+  return { planned, vim: { key: resolved.key, stored: resolved.stored } } satisfies GrantOutput;
+}
+
+function grantedResources(grant: Grant | undefined): GrantedResources {
+  const zoneOf: Record<string, string> = {};
+  for (const g of [...(grant?.addResources ?? []), ...(grant?.updateResources ?? [])]) {
+    if (g.zoneId) zoneOf[g.resourceDefinitionId] = g.zoneId;
+  }
+  const softwareImages: Record<string, string> = {};
+  for (const i of grant?.vimAssets?.softwareImages ?? [])
+    softwareImages[i.vnfdSoftwareImageId] = i.vimSoftwareImageId;
+  const computeFlavours: Record<string, string> = {};
+  for (const f of grant?.vimAssets?.computeResourceFlavours ?? [])
+    computeFlavours[f.vnfdVirtualComputeDescId] = f.vimFlavourId;
+  return {
+    grantId: grant?.id ?? '',
+    zones: (grant?.zones ?? []).map((z) => ({
+      id: z.id,
+      zoneId: z.zoneId,
+      vimConnectionId: z.vimConnectionId,
+    })),
+    zoneOf,
+    softwareImages,
+    computeFlavours,
+  };
+}
+
+async function operationContext(
+  run: Run,
+): Promise<{ ctx: OperationContext; driver: ReturnType<EngineDeps['vims']['driver']> }> {
+  const out = run.progress.outputs.grant as GrantOutput;
+  const resolved = await run.deps.vims.resolve(run.instance.projectId, out.vim.stored);
+  const driver = run.deps.vims.driver(resolved.connection.vimType);
+  const vnfd = run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.vnfd : run.pkg.vnfd;
+  const ctx: OperationContext = {
+    vim: resolved.connection,
+    instanceId: run.instance.id,
+    opOccId: run.opOcc.id,
+    current: run.instance.instantiatedVnfInfo,
+    grant: grantedResources(run.grant),
+    signal: run.control.signal,
+    vnfd,
+    flavourId: (run.flavour as Flavour).flavourId,
+    additionalParams: run.opOcc.operationParams.additionalParams as Record<string, unknown> | undefined,
+  };
+  return { ctx, driver };
+}
+
+async function infraStep(run: Run): Promise<DriverResult> {
+  const out = run.progress.outputs.grant as GrantOutput;
+  const { ctx, driver } = await operationContext(run);
+  return (run.def.infra as NonNullable<OperationDef['infra']>)(driver, ctx, out.planned.driverPlan);
+}
+
+async function hookStep(run: Run, hook: string): Promise<unknown> {
+  if (!run.flavour) return undefined;
+  const outcome = await run.deps.hooks.run({
+    hook,
+    flavour: run.flavour,
+    vnfPkgId: run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.id : run.pkg.id,
+    signal: run.control.signal,
+    input: {
+      operation: hook,
+      request: run.opOcc.operationParams,
+      vnfInstance: hookInstance(run.instance),
+      ...(run.grantRequest ? { grantRequest: run.grantRequest } : {}),
+      ...(run.grant ? { grant: run.grant } : {}),
+      vnfd: {
+        vnfdId: run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.vnfdId : run.pkg.vnfdId,
+        vnfPkgId: run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.id : run.pkg.id,
+        flavourId: run.flavour.flavourId,
+        flavour: run.flavour,
+      },
+    },
+  });
+  return outcome.ran ? { hook, output: outcome.output, durationMs: outcome.durationMs } : undefined;
+}
+
+/** The instance as hooks see it: the stored record without sealed credentials. */
+function hookInstance(instance: VnfInstanceRecord): Record<string, unknown> {
+  const vims: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(instance.vimConnectionInfo)) {
+    const { sealedAccessInfo: _s, ...rest } = v;
+    vims[key] = rest;
+  }
+  const { busyOpOccId: _b, ...rest } = instance;
+  return { ...rest, vimConnectionInfo: vims };
+}
+
+/** The instance the operation leaves behind (COMPLETED, or FAILED with its infra step done). */
+export function appliedInstance(
+  def: OperationDef,
+  instance: VnfInstanceRecord,
+  opOcc: OpOccRecord,
+  progress: Progress,
+  target: LcmPackage,
+) {
+  const grantOut = progress.outputs.grant as GrantOutput | undefined;
+  const facts = (progress.outputs.accept as Params | undefined) ?? {};
+  const vimConnectionInfo =
+    grantOut?.vim.stored ??
+    mergeVims(
+      instance.vimConnectionInfo,
+      facts.vimConnectionInfo as Record<string, StoredVimConnection | null> | undefined,
+    );
+  return def.apply({
+    instance,
+    params: opOcc.operationParams,
+    planned: grantOut?.planned ?? { delta: {}, driverPlan: undefined },
+    result: progress.outputs.infra as DriverResult | undefined,
+    target,
+    vimConnectionInfo,
+  });
+}
+
+async function complete(run: Run): Promise<void> {
+  const applied = appliedInstance(run.def, run.instance, run.opOcc, run.progress, run.target);
+  const result = run.progress.outputs.infra as DriverResult | undefined;
+  const done = await transition(run.deps.db, run.store, {
+    opOccId: run.opOcc.id,
+    from: ['PROCESSING'],
+    owner: run.owner,
+    instance: applied.instance,
+    change: {
+      operationState: 'COMPLETED',
+      ...(run.def.granted ? { resourceChanges: result?.changes ?? EMPTY_CHANGES } : {}),
+      ...(applied.changedInfo && Object.keys(applied.changedInfo).length
+        ? { changedInfo: applied.changedInfo }
+        : {}),
+      ...(applied.changedExtConnectivity ? { changedExtConnectivity: applied.changedExtConnectivity } : {}),
+      progress: { ...run.progress, outputs: {} },
+      jobState: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      isCancelPending: false,
+    },
+    also: async (trx) => {
+      if (applied.instance.vnfPkgId !== run.instance.vnfPkgId) {
+        await refreshUsage(trx, applied.instance.vnfPkgId);
+        await refreshUsage(trx, run.instance.vnfPkgId);
+      }
+    },
+  });
+  if (!done) throw new LeaseLost();
+}
+
+// ------------------------------------------------------------------ failure
+
+async function failed(run: Run, step: string, err: unknown): Promise<void> {
+  if (err instanceof Requeue) {
+    await run.store.changeOpOcc(
+      run.deps.db.kysely,
+      run.opOcc.id,
+      { progress: run.progress, jobState: 'queued', leaseOwner: null, leaseUntil: null },
+      { owner: run.owner },
+    );
+    run.deps.logger.info(
+      { vnfLcmOpOccId: run.opOcc.id, step },
+      'LCM operation handed back to the queue (shutdown)',
+    );
+    return;
+  }
+  if (err instanceof LeaseLost) {
+    run.deps.logger.warn(
+      { vnfLcmOpOccId: run.opOcc.id, step },
+      'lost the lease of an LCM operation: another worker has it',
+    );
+    return;
+  }
+  const error = problemOf(err, step);
+  const state = run.opOcc.operationState;
+  const to =
+    state === 'STARTING' && (STARTING_STEPS.has(step as StepName) || step === 'prepare')
+      ? 'ROLLED_BACK'
+      : 'FAILED_TEMP';
+  run.progress.failedStep = step;
+  if (run.progress.steps[step as StepName] === 'started' && !COMPENSATED.has(step as StepName)) {
+    delete run.progress.steps[step as StepName];
+  }
+  const level = err instanceof CancelledError ? 'info' : 'warn';
+  run.deps.logger[level](
+    { vnfLcmOpOccId: run.opOcc.id, step, to, detail: error.detail },
+    'LCM operation step failed',
+  );
+  await transition(run.deps.db, run.store, {
+    opOccId: run.opOcc.id,
+    from: [state],
+    owner: run.owner,
+    change: {
+      operationState: to,
+      error,
+      progress: run.progress,
+      jobState: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      isCancelPending: false,
+    },
+  });
+}
+
+// ------------------------------------------------------------------ rollback
+
+async function rollback(run: Run): Promise<void> {
+  const { def, progress } = run;
+  const decision = def.rollback(run.opOcc.operationParams, run.facts);
+  let current = 'rollback-start-hook';
+  try {
+    if (progress.rollbackHooks.start !== 'done') {
+      await boundary(run);
+      await hookStep(run, ROLLBACK_HOOKS.start(def.hook));
+      progress.rollbackHooks.start = 'done';
+      await save(run);
+    }
+    let changes: ResourceChanges | undefined;
+    for (const step of [...STEPS[run.opOcc.operation]].reverse()) {
+      if (!progress.steps[step] || !COMPENSATED.has(step) || progress.compensated[step] === 'done') continue;
+      current = `rollback-${step}`;
+      await boundary(run);
+      progress.compensated[step] = 'started';
+      await save(run);
+      if ('as' in decision) {
+        const { ctx, driver } = await operationContext(run);
+        const result = await driver.rollback(ctx, decision.as);
+        changes = result.changes;
+        progress.outputs[current] = result.changes;
+      }
+      progress.compensated[step] = 'done';
+      delete progress.steps[step];
+      await save(run);
+    }
+    current = 'rollback-end-hook';
+    if (progress.rollbackHooks.end !== 'done') {
+      await boundary(run);
+      await hookStep(run, ROLLBACK_HOOKS.end(def.hook));
+      progress.rollbackHooks.end = 'done';
+      await save(run);
+    }
+    const recorded = (progress.outputs['rollback-infra'] as ResourceChanges | undefined) ?? changes;
+    const done = await transition(run.deps.db, run.store, {
+      opOccId: run.opOcc.id,
+      from: ['ROLLING_BACK'],
+      owner: run.owner,
+      change: {
+        operationState: 'ROLLED_BACK',
+        ...(recorded ? { resourceChanges: recorded } : {}),
+        progress: { ...progress, outputs: {} },
+        jobState: null,
+        leaseOwner: null,
+        leaseUntil: null,
+        isCancelPending: false,
+      },
+    });
+    if (!done) throw new LeaseLost();
+  } catch (err) {
+    await failed(run, current, causeOf(run, err));
+  }
+}
+
+export type { CancelMode };

@@ -1,0 +1,119 @@
+/**
+ * The LCM domain: a VNF instance and an LCM operation occurrence as the engine sees them,
+ * whatever API major they belong to. Shapes are SOL003 v3.3.1 (a superset of v2.6.1); the API
+ * views trim and rename per major.
+ */
+
+import type { InstantiatedVnfInfo, ResourceChanges } from '../drivers/infra/contract.ts';
+import type { ProblemDetails } from '../http/sol013/problem.ts';
+
+export type InstantiationState = 'NOT_INSTANTIATED' | 'INSTANTIATED';
+
+export const OPERATIONS = [
+  'INSTANTIATE',
+  'SCALE',
+  'SCALE_TO_LEVEL',
+  'CHANGE_FLAVOUR',
+  'TERMINATE',
+  'HEAL',
+  'OPERATE',
+  'CHANGE_EXT_CONN',
+  'MODIFY_INFO',
+  'CHANGE_VNFPKG',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export const OPERATION_STATES = [
+  'STARTING',
+  'PROCESSING',
+  'COMPLETED',
+  'FAILED_TEMP',
+  'FAILED',
+  'ROLLING_BACK',
+  'ROLLED_BACK',
+] as const;
+export type OperationState = (typeof OPERATION_STATES)[number];
+
+export type CancelMode = 'GRACEFUL' | 'FORCEFUL';
+
+/**
+ * One entry of an instance's vimConnectionInfo as stored: never credentials in clear. An entry
+ * names a registered VIM (`vimId`) or carries its access info sealed (`sealedAccessInfo`).
+ */
+export interface StoredVimConnection {
+  vimId?: string;
+  vimType: string;
+  interfaceInfo?: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+  /** accessInfo given in a request for a VIM that is not registered, sealed with the SealedBox. */
+  sealedAccessInfo?: string;
+}
+
+export interface VnfInstanceRecord {
+  id: string;
+  projectId: string;
+  vnfInstanceName?: string;
+  vnfInstanceDescription?: string;
+  vnfdId: string;
+  vnfPkgId: string;
+  vnfProvider: string;
+  vnfProductName: string;
+  vnfSoftwareVersion: string;
+  vnfdVersion: string;
+  instantiationState: InstantiationState;
+  instantiatedVnfInfo?: InstantiatedVnfInfo;
+  /** Map key → connection (the v2 shape; v1 views turn it into an array). */
+  vimConnectionInfo: Record<string, StoredVimConnection>;
+  vnfConfigurableProperties: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  extensions: Record<string, unknown>;
+  busyOpOccId?: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** SOL003 LcmOpOcc.changedInfo (VnfInfoModifications). */
+export interface ChangedInfo {
+  vnfInstanceName?: string;
+  vnfInstanceDescription?: string;
+  vnfConfigurableProperties?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  extensions?: Record<string, unknown>;
+  vimConnectionInfo?: Record<string, unknown>;
+  vnfdId?: string;
+  vnfProvider?: string;
+  vnfProductName?: string;
+  vnfSoftwareVersion?: string;
+  vnfdVersion?: string;
+  vnfcInfoModifications?: Record<string, unknown>[];
+}
+
+export interface OpOccRecord {
+  id: string;
+  projectId: string;
+  vnfInstanceId: string;
+  operation: Operation;
+  operationState: OperationState;
+  stateEnteredTime: string;
+  startTime: string;
+  isAutomaticInvocation: boolean;
+  /** The request body as accepted (defaults filled in). */
+  operationParams: Record<string, unknown>;
+  isCancelPending: boolean;
+  cancelMode?: CancelMode;
+  error?: ProblemDetails;
+  resourceChanges?: ResourceChanges;
+  changedInfo?: ChangedInfo;
+  changedExtConnectivity?: Record<string, unknown>[];
+  grantId?: string;
+  jobState?: 'queued' | 'running';
+  leaseOwner?: string;
+  leaseUntil?: string;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export const nowIso = () => new Date().toISOString();

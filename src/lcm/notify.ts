@@ -1,0 +1,79 @@
+/**
+ * LCM notifications from the engine's records, written in the transaction of the change: one
+ * call per state entered by an op occ, and the instance creation and deletion notices. Only the
+ * subscribers of the instance's own API major hear about it (v2 instances live in v2 tables).
+ */
+import {
+  emitLcmOperationNotification,
+  emitVnfIdentifierCreation,
+  emitVnfIdentifierDeletion,
+  type LcmResultDetails,
+} from '../notify/lcm-notifications.ts';
+import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
+import type { Executor } from '../store/db/transaction.ts';
+import type { OpOccRecord, VnfInstanceRecord } from './model.ts';
+import type { LcmStore } from './store.ts';
+
+export function instanceFacts(instance: VnfInstanceRecord): VnfInstanceFacts {
+  return {
+    vnfInstanceId: instance.id,
+    vnfInstanceName: instance.vnfInstanceName,
+    vnfdId: instance.vnfdId,
+    vnfProvider: instance.vnfProvider,
+    vnfProductName: instance.vnfProductName,
+    vnfSoftwareVersion: instance.vnfSoftwareVersion,
+    vnfdVersion: instance.vnfdVersion,
+  };
+}
+
+function details(opOcc: OpOccRecord): LcmResultDetails {
+  const out: LcmResultDetails = {};
+  const changes = opOcc.resourceChanges;
+  if (changes) {
+    if (changes.affectedVnfcs.length) out.affectedVnfcs = changes.affectedVnfcs;
+    if (changes.affectedVirtualLinks.length) out.affectedVirtualLinks = changes.affectedVirtualLinks;
+    if (changes.affectedExtLinkPorts.length) out.affectedExtLinkPorts = changes.affectedExtLinkPorts;
+    if (changes.affectedVirtualStorages.length) out.affectedVirtualStorages = changes.affectedVirtualStorages;
+  }
+  if (opOcc.changedInfo && Object.keys(opOcc.changedInfo).length) {
+    out.changedInfo = opOcc.changedInfo as Record<string, unknown>;
+  }
+  if (opOcc.changedExtConnectivity?.length) out.changedExtConnectivity = opOcc.changedExtConnectivity;
+  if (opOcc.error) out.error = opOcc.error;
+  return out;
+}
+
+/** The op occ (as it is now) entered its current state. */
+export function notifyOpOcc(
+  trx: Executor,
+  store: LcmStore,
+  instance: VnfInstanceRecord,
+  opOcc: OpOccRecord,
+): Promise<number> {
+  return emitLcmOperationNotification(trx, {
+    project: instance.projectId,
+    majors: [store.major],
+    instance: instanceFacts(instance),
+    opOcc: {
+      id: opOcc.id,
+      operation: opOcc.operation,
+      operationState: opOcc.operationState,
+      isAutomaticInvocation: opOcc.isAutomaticInvocation,
+    },
+    details: details(opOcc),
+  });
+}
+
+export const notifyCreated = (trx: Executor, store: LcmStore, instance: VnfInstanceRecord) =>
+  emitVnfIdentifierCreation(trx, {
+    project: instance.projectId,
+    majors: [store.major],
+    instance: instanceFacts(instance),
+  });
+
+export const notifyDeleted = (trx: Executor, store: LcmStore, instance: VnfInstanceRecord) =>
+  emitVnfIdentifierDeletion(trx, {
+    project: instance.projectId,
+    majors: [store.major],
+    instance: instanceFacts(instance),
+  });

@@ -1,0 +1,147 @@
+/**
+ * SCALE (out or in by steps on one aspect) and SCALE_TO_LEVEL (to an instantiation level or to
+ * explicit scale levels): VNFCs are added for positive deltas and the newest are removed for
+ * negative ones. Only a pure scale-out can be rolled back (a removed VNFC cannot come back).
+ */
+import type { DriverResult, InfraDriver, OperationContext, ScalePlan } from '../../drivers/infra/contract.ts';
+import { ApiError } from '../../http/sol013/problem.ts';
+import type { OperationDef, PlanContext, Planned } from '../operation-def.ts';
+import { findFlavour, type ScaleSizing, sizeScale, sizeScaleToLevel } from '../sizing.ts';
+import { newestVnfcs, newVnfcs, withScale } from './common.ts';
+
+interface ScalePlans {
+  out?: ScalePlan;
+  in?: ScalePlan;
+}
+
+function flavourOf(ctx: {
+  pkg: { vnfd: Parameters<typeof findFlavour>[0] };
+  instance: { instantiatedVnfInfo?: { flavourId: string } };
+}) {
+  const flavourId = ctx.instance.instantiatedVnfInfo?.flavourId;
+  if (!flavourId) throw new ApiError(409, 'The VNF instance has no flavour: it is not instantiated.');
+  return findFlavour(ctx.pkg.vnfd, flavourId);
+}
+
+function plans(ctx: PlanContext, sizing: ScaleSizing, aspectId: string): Planned {
+  const info = ctx.instance.instantiatedVnfInfo;
+  const add = Object.entries(sizing.changes)
+    .filter(([, n]) => n > 0)
+    .flatMap(([vdu, n]) => newVnfcs(ctx.flavour, vdu, n, ctx.newId));
+  const remove = Object.entries(sizing.changes)
+    .filter(([, n]) => n < 0)
+    .flatMap(([vdu, n]) => newestVnfcs(info, vdu, -n));
+  const driverPlan: ScalePlans = {};
+  if (remove.length)
+    driverPlan.in = { type: 'SCALE_IN', aspectId, add: [], remove, scaleStatus: sizing.scaleStatus };
+  if (add.length || !remove.length)
+    driverPlan.out = { type: 'SCALE_OUT', aspectId, add, remove: [], scaleStatus: sizing.scaleStatus };
+  return { driverPlan, delta: { addVnfcs: add, removeVnfcs: remove } };
+}
+
+async function run(driver: InfraDriver, ctx: OperationContext, plan: unknown): Promise<DriverResult> {
+  const p = plan as ScalePlans;
+  let result: DriverResult | undefined;
+  if (p.in) result = await driver.scale(ctx, p.in);
+  if (p.out) {
+    const out = await driver.scale(
+      result?.instantiatedVnfInfo ? { ...ctx, current: result.instantiatedVnfInfo } : ctx,
+      p.out,
+    );
+    result = result
+      ? {
+          instantiatedVnfInfo: out.instantiatedVnfInfo,
+          changes: {
+            affectedVnfcs: [...result.changes.affectedVnfcs, ...out.changes.affectedVnfcs],
+            affectedVirtualLinks: [
+              ...result.changes.affectedVirtualLinks,
+              ...out.changes.affectedVirtualLinks,
+            ],
+            affectedVirtualStorages: [
+              ...result.changes.affectedVirtualStorages,
+              ...out.changes.affectedVirtualStorages,
+            ],
+            affectedExtLinkPorts: [
+              ...result.changes.affectedExtLinkPorts,
+              ...out.changes.affectedExtLinkPorts,
+            ],
+          },
+        }
+      : out;
+  }
+  return result as DriverResult;
+}
+
+const applyScale: OperationDef['apply'] = ({ instance, planned, result }) => {
+  const p = planned.driverPlan as ScalePlans;
+  const scaleStatus = (p.out ?? p.in)?.scaleStatus;
+  return {
+    instance: { ...instance, instantiatedVnfInfo: withScale(result?.instantiatedVnfInfo, { scaleStatus }) },
+  };
+};
+
+export const scale: OperationDef = {
+  operation: 'SCALE',
+  hook: 'scale',
+  requires: ['INSTANTIATED'],
+  granted: true,
+  accept(ctx, request) {
+    const params = { ...request, numberOfSteps: request.numberOfSteps ?? 1 };
+    sizeScale(flavourOf(ctx), ctx.instance.instantiatedVnfInfo, params as Parameters<typeof sizeScale>[2]);
+    return { params };
+  },
+  rollback: (params) =>
+    params.type === 'SCALE_OUT'
+      ? { as: 'SCALE_OUT' }
+      : { refused: 'removed VNFCs cannot be restored (SCALE_IN)' },
+  plan(ctx) {
+    const sizing = sizeScale(
+      ctx.flavour,
+      ctx.instance.instantiatedVnfInfo,
+      ctx.params as Parameters<typeof sizeScale>[2],
+    );
+    return plans(ctx, sizing, ctx.params.aspectId as string);
+  },
+  infra: run,
+  apply: applyScale,
+};
+
+function toLevelRequest(params: Record<string, unknown>) {
+  return params as Parameters<typeof sizeScaleToLevel>[2];
+}
+
+export const scaleToLevel: OperationDef = {
+  operation: 'SCALE_TO_LEVEL',
+  hook: 'scale_to_level',
+  requires: ['INSTANTIATED'],
+  granted: true,
+  accept(ctx, request) {
+    if ((request.instantiationLevelId === undefined) === (request.scaleInfo === undefined)) {
+      throw new ApiError(400, 'Give exactly one of instantiationLevelId and scaleInfo.');
+    }
+    const sizing = sizeScaleToLevel(
+      flavourOf(ctx),
+      ctx.instance.instantiatedVnfInfo,
+      toLevelRequest(request),
+    );
+    // Whether it removes VNFCs decides whether it can be rolled back: record it with the params.
+    const scalesIn = Object.values(sizing.changes).some((n) => n < 0);
+    return { params: { ...request }, facts: { scalesIn } };
+  },
+  rollback: (_params, facts) =>
+    facts.scalesIn ? { refused: 'it removes VNFCs, which cannot be restored' } : { as: 'SCALE_OUT' },
+  plan(ctx) {
+    const sizing = sizeScaleToLevel(
+      ctx.flavour,
+      ctx.instance.instantiatedVnfInfo,
+      toLevelRequest(ctx.params),
+    );
+    const aspect = Object.keys(sizing.changes).length
+      ? (ctx.flavour.scalingAspects.find((a) => Object.keys(a.vduDeltas).some((vdu) => vdu in sizing.changes))
+          ?.id ?? '')
+      : (ctx.flavour.scalingAspects[0]?.id ?? '');
+    return plans(ctx, sizing, aspect);
+  },
+  infra: run,
+  apply: applyScale,
+};

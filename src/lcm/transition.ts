@@ -1,0 +1,50 @@
+/**
+ * One op occ state change, in one transaction: the guarded update (only from the expected states,
+ * and for a worker only while it holds the lease), the instance written and released when the
+ * state is final, anything else that must commit with it (package usage), and the notification of
+ * the state entered. Both the API (retry, rollback, fail, cancel) and the engine go through it.
+ */
+import type { Database } from '../store/db/database.ts';
+import { type Executor, inTransaction } from '../store/db/transaction.ts';
+import type { OperationState, OpOccRecord, VnfInstanceRecord } from './model.ts';
+import { notifyOpOcc } from './notify.ts';
+import { FINAL } from './op-states.ts';
+import type { LcmStore, OpOccChange } from './store.ts';
+
+export interface TransitionRequest {
+  opOccId: string;
+  from: readonly OperationState[];
+  change: OpOccChange;
+  /** A worker's lease (fencing). */
+  owner?: string;
+  /** The instance as the operation leaves it (final states; default: unchanged). */
+  instance?: VnfInstanceRecord;
+  /** More work in the same transaction (e.g. package usage). */
+  also?: (trx: Executor, opOcc: OpOccRecord, instance: VnfInstanceRecord) => Promise<void>;
+}
+
+/** The op occ after the change, or undefined when the guard failed (nothing changed). */
+export async function transition(
+  db: Database,
+  store: LcmStore,
+  request: TransitionRequest,
+): Promise<{ opOcc: OpOccRecord; instance: VnfInstanceRecord } | undefined> {
+  return inTransaction(db, async (trx) => {
+    const changed = await store.changeOpOcc(trx, request.opOccId, request.change, {
+      from: request.from,
+      owner: request.owner,
+    });
+    if (!changed) return undefined;
+    const opOcc = (await store.findOpOcc(trx, request.opOccId)) as OpOccRecord;
+    if (FINAL.includes(opOcc.operationState)) {
+      if (request.instance) await store.saveInstance(trx, request.instance, { release: opOcc.id });
+      else await store.release(trx, opOcc.vnfInstanceId, opOcc.id);
+    } else if (request.instance) {
+      await store.saveInstance(trx, request.instance);
+    }
+    const instance = (await store.findInstance(trx, opOcc.vnfInstanceId)) as VnfInstanceRecord;
+    await request.also?.(trx, opOcc, instance);
+    if (request.change.operationState !== undefined) await notifyOpOcc(trx, store, instance, opOcc);
+    return { opOcc, instance };
+  });
+}

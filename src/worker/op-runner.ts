@@ -1,0 +1,192 @@
+/**
+ * The LCM operation runner: the op occ row is the job. A worker claims queued op occs with one
+ * conditional UPDATE (PostgreSQL first skips rows another worker is claiming), heartbeats the
+ * lease while the engine runs them, and watches for a FORCEFUL cancel. An op occ whose worker
+ * stopped heartbeating (it crashed, was killed, or the machine died) is taken over by the next
+ * worker that looks and ended as SOL003 asks after a VNFM restart: STARTING → ROLLED_BACK (nothing
+ * was changed yet), PROCESSING and ROLLING_BACK → FAILED_TEMP, with an error saying so.
+ */
+import { hostname } from 'node:os';
+import { runOpOcc } from '../lcm/engine.ts';
+import type { EngineDeps } from '../lcm/engine-deps.ts';
+import type { OperationState } from '../lcm/model.ts';
+import { ABANDONED_TO } from '../lcm/op-states.ts';
+import { parseProgress } from '../lcm/progress.ts';
+import { LCM_STORES, type LcmStore } from '../lcm/store.ts';
+import { transition } from '../lcm/transition.ts';
+import { onWake } from '../lcm/wakeup.ts';
+
+export class OpRunner {
+  readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly #deps: EngineDeps;
+  readonly #stores: readonly LcmStore[];
+  readonly #running = new Map<string, Promise<void>>();
+  readonly #aborts = new Map<string, AbortController>();
+  readonly #reasons = new Map<string, 'lease' | 'cancel'>();
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = true;
+  #ticking: Promise<void> | undefined;
+  #again = false;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(deps: EngineDeps, stores: readonly LcmStore[] = LCM_STORES) {
+    this.#deps = deps;
+    this.#stores = stores;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#unsubscribe = onWake(() => this.wake());
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#ticking) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#ticking = this.#tick()
+      .catch((err) => this.#deps.logger.error({ err }, 'LCM runner poll failed'))
+      .finally(() => {
+        this.#ticking = undefined;
+        if (this.#stopped) return;
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else {
+          this.#timer = setTimeout(() => this.wake(), this.#deps.config.worker.pollIntervalMs);
+        }
+      });
+  }
+
+  /**
+   * Stops claiming; the operations in progress go back to the queue at their next step boundary
+   * (another worker resumes them). One still in a step after `graceMs` is abandoned: its lease
+   * expires and the next worker ends it as after a crash.
+   */
+  async stop(graceMs = this.#deps.config.server.shutdownTimeoutMs): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    clearTimeout(this.#timer);
+    await this.#ticking;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const [id, controller] of this.#aborts) {
+          this.#reasons.set(id, 'lease');
+          controller.abort(new Error('worker stopped'));
+        }
+        resolve();
+      }, graceMs);
+    });
+    await Promise.race([Promise.allSettled(this.#running.values()), late]);
+    clearTimeout(timer);
+    await Promise.allSettled(this.#running.values());
+  }
+
+  async #tick(): Promise<void> {
+    const { db, config } = this.#deps;
+    const leaseMs = config.worker.leaseMs;
+    for (const store of this.#stores) {
+      for (const id of await store.abandoned(db.kysely)) {
+        if (this.#running.has(id)) continue;
+        if (await store.takeOver(db.kysely, id, this.owner, leaseMs)) await this.#recover(store, id);
+      }
+      const free = config.lcm.concurrency - this.#running.size;
+      if (free <= 0) return;
+      const ids = await store.claimable(db.kysely, free, db.dialect === 'postgres');
+      for (const id of ids) {
+        if (this.#running.has(id) || !(await store.claim(db.kysely, id, this.owner, leaseMs))) continue;
+        const job = this.#run(store, id).finally(() => {
+          this.#running.delete(id);
+          this.wake();
+        });
+        this.#running.set(id, job);
+      }
+    }
+  }
+
+  async #run(store: LcmStore, id: string): Promise<void> {
+    const { db, config, logger } = this.#deps;
+    const leaseMs = config.worker.leaseMs;
+    const controller = new AbortController();
+    const reasons = this.#reasons;
+    this.#aborts.set(id, controller);
+    const heartbeat = setInterval(
+      () => {
+        store
+          .heartbeat(db.kysely, id, this.owner, leaseMs)
+          .then((state) => {
+            if (state === undefined) {
+              reasons.set(id, 'lease');
+              controller.abort(new Error('lease lost'));
+            } else if (state.cancelMode === 'FORCEFUL' && !reasons.has(id)) {
+              reasons.set(id, 'cancel');
+              controller.abort(new Error('cancelled'));
+            }
+          })
+          .catch(() => {});
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    try {
+      await runOpOcc(this.#deps, store, id, this.owner, {
+        signal: controller.signal,
+        abortReason: () => reasons.get(id),
+        stopping: () => this.#stopped,
+      });
+    } catch (err) {
+      logger.error({ err, vnfLcmOpOccId: id }, 'LCM operation crashed');
+    } finally {
+      clearInterval(heartbeat);
+      this.#aborts.delete(id);
+      this.#reasons.delete(id);
+    }
+  }
+
+  /** Ends an op occ whose worker vanished. */
+  async #recover(store: LcmStore, id: string): Promise<void> {
+    const { db, logger } = this.#deps;
+    const work = await store.findOpOccWork(db.kysely, id);
+    if (!work) return;
+    const state = work.opOcc.operationState;
+    const to = ABANDONED_TO[state];
+    const progress = parseProgress(JSON.stringify(work.progress));
+    const step = Object.entries(progress.steps).find(([, s]) => s === 'started')?.[0];
+    if (!to) {
+      await store.changeOpOcc(
+        db.kysely,
+        id,
+        { jobState: null, leaseOwner: null, leaseUntil: null },
+        { owner: this.owner },
+      );
+      return;
+    }
+    const detail =
+      `The worker running this operation (${work.opOcc.leaseOwner ?? 'unknown'}) stopped: its lease expired ` +
+      `(${work.opOcc.leaseUntil ?? '?'}) while the operation was ${state}` +
+      `${step ? `, in step ${step}` : ''}. ` +
+      (to === 'ROLLED_BACK'
+        ? 'Nothing had been changed yet: the operation is rolled back.'
+        : 'Retry it (it resumes at that step), roll it back, or mark it failed.');
+    if (step) progress.failedStep = step;
+    const done = await transition(db, store, {
+      opOccId: id,
+      from: [state as OperationState],
+      owner: this.owner,
+      change: {
+        operationState: to,
+        error: { status: 500, title: 'Internal Server Error', detail, ...(step ? { step } : {}) },
+        progress,
+        jobState: null,
+        leaseOwner: null,
+        leaseUntil: null,
+        isCancelPending: false,
+      },
+    });
+    if (done)
+      logger.warn({ vnfLcmOpOccId: id, from: state, to }, 'recovered an LCM operation whose worker stopped');
+  }
+}
