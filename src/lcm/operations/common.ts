@@ -30,14 +30,15 @@ export function vnfcsForCounts(flavour: Flavour, counts: VduCounts, newId: () =>
   return flavour.vdus.flatMap((vdu) => newVnfcs(flavour, vdu.id, counts[vdu.id] ?? 0, newId));
 }
 
-/** VNFCs of `vduId`, oldest first (drivers append new VNFCs). */
+/** VNFCs of `vduId` in the driver's order: newest first (as Tacker lists vnfcResourceInfo). */
 export const vnfcsOf = (info: InstantiatedVnfInfo | undefined, vduId: string): VnfcResourceInfo[] =>
   (info?.vnfcResourceInfo ?? []).filter((v) => v.vduId === vduId);
 
 /** The `n` newest VNFCs of `vduId` (scale in removes the newest first, as Tacker). */
 export function newestVnfcs(info: InstantiatedVnfInfo | undefined, vduId: string, n: number): string[] {
-  const all = vnfcsOf(info, vduId);
-  return all.slice(Math.max(0, all.length - n)).map((v) => v.id);
+  return vnfcsOf(info, vduId)
+    .slice(0, n)
+    .map((v) => v.id);
 }
 
 /**
