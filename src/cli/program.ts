@@ -6,8 +6,10 @@ import { registerConfig } from './commands/config-show.ts';
 import { registerDb } from './commands/db.ts';
 import { registerPackage } from './commands/package.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerSim } from './commands/sim.ts';
 import { registerSubscription } from './commands/subscription.ts';
 import { registerVersion } from './commands/version.ts';
+import { registerVimCommands } from './commands/vim.ts';
 
 export function createProgram(): Command {
   const program = new Command('bosun')
@@ -20,6 +22,8 @@ export function createProgram(): Command {
   registerAuthClient(program);
   registerPackage(program);
   registerSubscription(program);
+  registerVimCommands(program);
+  registerSim(program);
   registerConfig(program);
   registerVersion(program);
   return program;
