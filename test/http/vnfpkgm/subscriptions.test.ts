@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Receiver, startReceiver } from '../../notify/delivery/support.ts';
+import { assertEtsiValid, PKGM } from '../../notify/subscriptions/etsi-schemas.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -81,6 +82,7 @@ for (const dialect of DIALECTS) {
         assert.equal(created.body._links.self.href, `${server.url}${base}/${created.body.id}`);
         assert.equal(created.body.callbackUri, `${receiver.url}/${major}/create`);
         assert.deepEqual(created.body.filter, filter);
+        assertEtsiValid(`${PKGM}/PkgmSubscription.schema.json`, created.body, 'PkgmSubscription');
         assert.equal('authentication' in created.body, false);
         assert.doesNotMatch(created.text, /s3cret-pw/);
 
