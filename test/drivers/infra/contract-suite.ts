@@ -47,6 +47,8 @@ export interface ContractTarget {
   faults: {
     /** The next `count` creations of a compute resource fail; resolves to the VIM's message. */
     failCompute(count: number): Promise<string>;
+    /** The next `count` removals of a compute resource fail; resolves to the VIM's message. */
+    failComputeRemoval(count: number): Promise<string>;
     /** The next creation of a compute resource blocks until the operation is cancelled. */
     hangCompute(): Promise<void>;
     /** No compute resource can be placed in `zone` any more. */
@@ -370,6 +372,46 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
       assert.deepEqual(
         again.changes.affectedVirtualStorages.map((s) => [s.id, s.changeType]),
         [[storageId, 'MODIFIED']],
+      );
+    });
+
+    test('a heal that failed half-way resumes on retry without re-creating what it already did', async () => {
+      const { instanceId, info } = await instantiated();
+      const [a, b] = info.vnfcResourceInfo ?? [];
+      const ctx = next(instanceId, info);
+      const message = await t.faults.failComputeRemoval(1);
+      try {
+        await rejects(
+          t.driver.heal(ctx, { vnfcs: [a.id, b.id], includeStorage: false }),
+          'VIM_OPERATION_FAILED',
+          message,
+        );
+      } finally {
+        await t.faults.clear();
+      }
+      const during = await t.resources(instanceId);
+      const result = await t.driver.heal(ctx, { vnfcs: [a.id, b.id], includeStorage: false });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavour());
+      const healedA = out.vnfcResourceInfo?.find((v) => v.id === a.id);
+      const healedB = out.vnfcResourceInfo?.find((v) => v.id === b.id);
+      // The replacement the first attempt made (before failing to remove the old one) is kept.
+      const madeBefore = [healedA, healedB].filter((h) =>
+        during.some((r) => r.id === h?.computeResource.resourceId),
+      );
+      assert.equal(madeBefore.length, 1);
+      assert.notEqual(healedA?.computeResource.resourceId, a.computeResource.resourceId);
+      assert.notEqual(healedB?.computeResource.resourceId, b.computeResource.resourceId);
+      const computes = (await t.resources(instanceId)).filter((r) =>
+        (out.vnfcResourceInfo ?? []).some((v) => v.computeResource.resourceId === r.id),
+      );
+      assert.equal(computes.length, out.vnfcResourceInfo?.length);
+      assert.deepEqual(
+        result.changes.affectedVnfcs.map((v) => [v.id, v.changeType]).sort(),
+        [
+          [a.id, 'MODIFIED'],
+          [b.id, 'MODIFIED'],
+        ].sort(),
       );
     });
 

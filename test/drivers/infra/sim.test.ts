@@ -38,6 +38,11 @@ for (const dialect of DIALECTS) {
           await addFault(db, { kind: 'server.create', action: 'fail', message, count });
           return message;
         },
+        async failComputeRemoval(count) {
+          const message = 'Simulated Nova failure: the server could not be deleted.';
+          await addFault(db, { kind: 'server.delete', action: 'fail', message, count });
+          return message;
+        },
         async hangCompute() {
           await addFault(db, { kind: 'server.create', action: 'hang', count: 1 });
         },
