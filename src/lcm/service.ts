@@ -29,7 +29,7 @@ import { emptyProgress } from './progress.ts';
 import type { LcmStore } from './store.ts';
 import { transition } from './transition.ts';
 import { sealRequestVims } from './vim-info.ts';
-import { wakeRunners } from './wakeup.ts';
+import { cancelRequested, wakeRunners } from './wakeup.ts';
 
 export interface LcmService {
   config: Config;
@@ -337,6 +337,7 @@ export async function cancelOpOcc(svc: LcmService, id: string, mode: CancelMode)
     { from: ['STARTING', 'PROCESSING', 'ROLLING_BACK'] },
   );
   if (!changed) throw gone(id);
+  cancelRequested(id, mode);
   wakeRunners();
   return (await svc.store.findOpOcc(svc.db.kysely, id)) as OpOccRecord;
 }

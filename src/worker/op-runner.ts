@@ -14,7 +14,7 @@ import { ABANDONED_TO } from '../lcm/op-states.ts';
 import { parseProgress } from '../lcm/progress.ts';
 import { LCM_STORES, type LcmStore } from '../lcm/store.ts';
 import { transition } from '../lcm/transition.ts';
-import { onWake } from '../lcm/wakeup.ts';
+import { onCancel, onWake } from '../lcm/wakeup.ts';
 
 export class OpRunner {
   readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
@@ -27,7 +27,7 @@ export class OpRunner {
   #stopped = true;
   #ticking: Promise<void> | undefined;
   #again = false;
-  #unsubscribe: (() => void) | undefined;
+  #unsubscribe: (() => void)[] = [];
 
   constructor(deps: EngineDeps, stores: readonly LcmStore[] = LCM_STORES) {
     this.#deps = deps;
@@ -36,7 +36,15 @@ export class OpRunner {
 
   start(): void {
     this.#stopped = false;
-    this.#unsubscribe = onWake(() => this.wake());
+    this.#unsubscribe = [
+      onWake(() => this.wake()),
+      onCancel((id, mode) => {
+        const controller = this.#aborts.get(id);
+        if (mode !== 'FORCEFUL' || !controller || this.#reasons.has(id)) return;
+        this.#reasons.set(id, 'cancel');
+        controller.abort(new Error('cancelled'));
+      }),
+    ];
     this.wake();
   }
 
@@ -68,7 +76,7 @@ export class OpRunner {
    */
   async stop(graceMs = this.#deps.config.server.shutdownTimeoutMs): Promise<void> {
     this.#stopped = true;
-    this.#unsubscribe?.();
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
     clearTimeout(this.#timer);
     await this.#ticking;
     let timer: NodeJS.Timeout | undefined;
