@@ -19,6 +19,7 @@ import { ApiError } from '../http/sol013/problem.ts';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { CancelledError, LeaseLost, problemOf } from './errors.ts';
+import { mergeRecord } from './merge-patch.ts';
 import type { CancelMode, OpOccRecord, StoredVimConnection, VnfInstanceRecord } from './model.ts';
 import type { LcmPackage, OperationDef, Params, Planned } from './operation-def.ts';
 import { OPERATION_DEFS } from './operations/index.ts';
@@ -383,8 +384,28 @@ export function appliedInstance(
   });
 }
 
+/**
+ * What the hooks answered about the instance: `{"vnfInstance": {"metadata": …, "extensions": …,
+ * "vnfConfigurableProperties": …}}` on stdout is merge-patched into the instance (start hook first).
+ */
+function withHookChanges(instance: VnfInstanceRecord, progress: Progress): VnfInstanceRecord {
+  let out = instance;
+  for (const step of ['start-hook', 'end-hook'] as const) {
+    const answer = (
+      progress.outputs[step] as { output?: { vnfInstance?: Record<string, unknown> } } | undefined
+    )?.output?.vnfInstance;
+    if (!answer || typeof answer !== 'object') continue;
+    out = { ...out };
+    for (const key of ['metadata', 'extensions', 'vnfConfigurableProperties'] as const) {
+      if (answer[key] && typeof answer[key] === 'object') out[key] = mergeRecord(out[key], answer[key]);
+    }
+  }
+  return out;
+}
+
 async function complete(run: Run): Promise<void> {
-  const applied = appliedInstance(run.def, run.instance, run.opOcc, run.progress, run.target);
+  const done0 = appliedInstance(run.def, run.instance, run.opOcc, run.progress, run.target);
+  const applied = { ...done0, instance: withHookChanges(done0.instance, run.progress) };
   const result = run.progress.outputs.infra as DriverResult | undefined;
   const done = await transition(run.deps.db, run.store, {
     opOccId: run.opOcc.id,

@@ -6,8 +6,10 @@
  * executable; it runs by its shebang, else with the interpreter its artifact type or extension
  * names (Python → python3, shell → sh, JavaScript → node). It gets one JSON document on stdin
  * ({operation, request, vnfInstance, grantRequest, grant, vnfd}) and answers a JSON object on
- * stdout (empty output means `{}`). A non-zero exit, a timeout, an abort (cancel) or output that
- * is not a JSON object fail the hook with its stderr/stdout excerpts.
+ * stdout (empty output means `{}`); its `vnfInstance.metadata`, `.extensions` and
+ * `.vnfConfigurableProperties` are merged into the instance when the operation completes. A
+ * non-zero exit, a timeout, an abort (cancel) or output that is not a JSON object fail the hook
+ * with its stderr/stdout excerpts.
  */
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';

@@ -1,0 +1,254 @@
+/**
+ * Management-driver hooks with real scripts, in a variant of a Tacker sample whose Vnflcm
+ * operations run a Python script: the hooks run in order around the infra work with the request,
+ * instance, grant and VNFD on stdin, their answer merges into the instance; a failing hook, one
+ * that times out or answers garbage fails the operation (FAILED_TEMP) with its output in `error`;
+ * retry re-runs it; rollback runs the rollback hooks around the compensation; GRACEFUL cancel
+ * stops at the step boundary after a slow hook, FORCEFUL kills it; a failed MODIFY_INFO rolls back
+ * to the instance as it was.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { DIALECTS } from '../../support/databases.ts';
+import { http } from '../../support/http.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+import { onboard } from '../vnfpkgm/support.ts';
+import {
+  createInstance,
+  getInstance,
+  H,
+  INSTANTIATE,
+  MAIN_SAMPLE,
+  runTask,
+  startTask,
+  V2,
+  waitOpOcc,
+} from './lcm-support.ts';
+import { sampleVariant } from './sample-package.ts';
+
+/** No shebang: run with python3 by the artifact type. Driven by request.additionalParams / metadata. */
+const SCRIPT = `import json, os, sys, time
+data = json.load(sys.stdin)
+op = data['operation']
+req = data.get('request') or {}
+p = req.get('additionalParams') or req.get('metadata') or {}
+if p.get('hookLog'):
+    with open(p['hookLog'], 'a') as f:
+        f.write(op + ' ' + ('grant' if 'grant' in data else 'nogrant') + '\\n')
+if op in p.get('failHooks', []) and not (p.get('fixFile') and os.path.exists(p['fixFile'])):
+    sys.stderr.write('hook %s failed on purpose\\n' % op)
+    sys.exit(3)
+if op in p.get('sleepHooks', []):
+    time.sleep(p.get('sleepSeconds', 1))
+if p.get('badOutput') == op:
+    print('this is not JSON')
+    sys.exit(0)
+print(json.dumps({'vnfInstance': {'metadata': {'hook_' + op: data['vnfd']['flavourId'] + '/' + data['vnfInstance']['id']}}}))
+`;
+
+const ROLLBACK_HOOKS = `          instantiate_rollback_start:
+            implementation: sample-script
+          instantiate_rollback_end:
+            implementation: sample-script
+`;
+
+const SAMPLE_VNFD_ID = 'f1f6002c-6e73-5d15-aa56-7f33b3e1df21';
+
+for (const dialect of DIALECTS) {
+  describe(`management-driver hooks (${dialect})`, () => {
+    let server: TestServer;
+    let vnfdId: string;
+    let dir: string;
+    before(async () => {
+      server = await startTestServer(dialect, {
+        config: {
+          worker: { pollIntervalMs: 50 },
+          sim: { operationDelayMs: 0, gracefulWaitCapMs: 20 },
+          lcm: { hookTimeoutMs: 3000 },
+        },
+      });
+      const variant = await sampleVariant(MAIN_SAMPLE, {
+        vnfdId: SAMPLE_VNFD_ID,
+        files: { 'Scripts/sample_script.py': SCRIPT },
+        edit: {
+          'Definitions/v2_sample3_df_simple.yaml': (text) =>
+            text.replace(
+              '          instantiate_end:\n            implementation: sample-script\n',
+              `          instantiate_end:\n            implementation: sample-script\n${ROLLBACK_HOOKS}`,
+            ),
+        },
+      });
+      const pkg = await onboard(server.url, variant.zip);
+      assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));
+      vnfdId = variant.vnfdId;
+      dir = mkdtempSync(join(tmpdir(), 'bosun-hooks-'));
+    });
+    after(() => server.close());
+
+    const logOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : []);
+    const servers = async (instanceId: string) =>
+      (await http<unknown[]>(server.url, 'GET', `/bosun/v1/sim/servers?instanceId=${instanceId}`)).body
+        .length;
+    const opTask = (id: string, name: string, body?: object) =>
+      http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/${name}`, {
+        headers: H,
+        ...(body ? { body } : {}),
+      });
+
+    test('hooks run around the infra work with the grant; their answer merges into the instance', async () => {
+      const log = join(dir, 'ok.log');
+      const inst = await createInstance(server.url, vnfdId);
+      const op = await runTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: { hookLog: log },
+      });
+      assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
+      assert.deepEqual(logOf(log), ['instantiate_start grant', 'instantiate_end grant']);
+      const now = await getInstance(server.url, inst.id);
+      assert.equal(now.metadata?.hook_instantiate_start, `simple/${inst.id}`);
+      assert.equal(now.metadata?.hook_instantiate_end, `simple/${inst.id}`);
+      const term = await runTask(server.url, inst.id, 'terminate', {
+        terminationType: 'FORCEFUL',
+        additionalParams: { hookLog: log },
+      });
+      assert.equal(term.operationState, 'COMPLETED');
+      assert.deepEqual(logOf(log).slice(2), ['terminate_start grant', 'terminate_end grant']);
+    });
+
+    test('a failing start hook: FAILED_TEMP with its stderr, nothing built; retry re-runs it', async () => {
+      const log = join(dir, 'fail.log');
+      const fix = join(dir, 'fixed');
+      const inst = await createInstance(server.url, vnfdId);
+      const failed = await runTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: { hookLog: log, failHooks: ['instantiate_start'], fixFile: fix },
+      });
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+      assert.equal(failed.error?.status, 422);
+      assert.equal(failed.error?.title, 'Mgmt driver execution failed');
+      assert.equal(failed.error?.step, 'start-hook');
+      assert.equal(failed.error?.exitCode, 3);
+      assert.match(
+        failed.error?.detail ?? '',
+        /instantiate_start \(Scripts\/sample_script\.py\) exited with code 3: hook instantiate_start failed on purpose/,
+      );
+      assert.equal(await servers(inst.id), 0);
+      writeFileSync(fix, 'ok');
+      assert.equal((await opTask(failed.id, 'retry')).status, 202);
+      const done = await waitOpOcc(server.url, failed.id);
+      assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
+      assert.deepEqual(logOf(log), [
+        'instantiate_start grant',
+        'instantiate_start grant',
+        'instantiate_end grant',
+      ]);
+      assert.equal(await servers(inst.id), 2);
+    });
+
+    test('a failing end hook, then rollback: the rollback hooks run around the removal', async () => {
+      const log = join(dir, 'rollback.log');
+      const inst = await createInstance(server.url, vnfdId);
+      const failed = await runTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: { hookLog: log, failHooks: ['instantiate_end'] },
+      });
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+      assert.equal(failed.error?.step, 'end-hook');
+      assert.equal(await servers(inst.id), 2);
+      assert.equal((await opTask(failed.id, 'rollback')).status, 202);
+      const rolled = await waitOpOcc(server.url, failed.id);
+      assert.equal(rolled.operationState, 'ROLLED_BACK', JSON.stringify(rolled.error));
+      assert.equal(await servers(inst.id), 0);
+      assert.deepEqual(logOf(log), [
+        'instantiate_start grant',
+        'instantiate_end grant',
+        'instantiate_rollback_start grant',
+        'instantiate_rollback_end grant',
+      ]);
+      assert.equal((await getInstance(server.url, inst.id)).instantiationState, 'NOT_INSTANTIATED');
+    });
+
+    test('a hook that times out or answers garbage fails the operation', async () => {
+      const inst = await createInstance(server.url, vnfdId);
+      const slow = await runTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: { sleepHooks: ['instantiate_start'], sleepSeconds: 30 },
+      });
+      assert.equal(slow.operationState, 'FAILED_TEMP');
+      assert.match(slow.error?.detail ?? '', /instantiate_start .* timed out after 3000 ms/);
+      assert.equal((await opTask(slow.id, 'fail')).status, 200);
+      const garbage = await runTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: { badOutput: 'instantiate_end' },
+      });
+      assert.equal(garbage.operationState, 'FAILED_TEMP');
+      assert.match(garbage.error?.detail ?? '', /answered something that is not a JSON object/);
+      assert.equal(garbage.error?.stdout, 'this is not JSON\n');
+    });
+
+    test('GRACEFUL cancel takes effect after the running hook; FORCEFUL kills it', async () => {
+      const inst = await createInstance(server.url, vnfdId);
+      const id = await startTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: { sleepHooks: ['instantiate_start'], sleepSeconds: 1 },
+      });
+      await waitOpOcc(server.url, id, ['PROCESSING']);
+      assert.equal((await opTask(id, 'cancel', { cancelMode: 'GRACEFUL' })).status, 202);
+      const pending = (
+        await http<{ isCancelPending: boolean }>(server.url, 'GET', `${V2}/vnf_lcm_op_occs/${id}`, {
+          headers: H,
+        })
+      ).body;
+      assert.equal(pending.isCancelPending, true);
+      const cancelled = await waitOpOcc(server.url, id);
+      assert.equal(cancelled.operationState, 'FAILED_TEMP');
+      assert.equal(cancelled.error?.step, 'infra');
+      assert.match(cancelled.error?.detail ?? '', /cancelled \(GRACEFUL\)/);
+      assert.equal(await servers(inst.id), 0);
+      assert.equal((await opTask(id, 'rollback')).status, 202);
+      assert.equal((await waitOpOcc(server.url, id)).operationState, 'ROLLED_BACK');
+
+      const id2 = await startTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: { sleepHooks: ['instantiate_start'], sleepSeconds: 20 },
+      });
+      await waitOpOcc(server.url, id2, ['PROCESSING']);
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      assert.equal((await opTask(id2, 'cancel', { cancelMode: 'FORCEFUL' })).status, 202);
+      const killed = await waitOpOcc(server.url, id2);
+      assert.ok(Date.now() - started < 2500);
+      assert.equal(killed.operationState, 'FAILED_TEMP');
+      assert.equal(killed.error?.step, 'start-hook');
+      assert.match(killed.error?.detail ?? '', /cancelled/);
+    });
+
+    test('a failed MODIFY_INFO rolls back to the instance as it was', async () => {
+      const inst = await createInstance(server.url, vnfdId, { vnfInstanceName: 'before' });
+      assert.equal(
+        (await runTask(server.url, inst.id, 'instantiate', INSTANTIATE)).operationState,
+        'COMPLETED',
+      );
+      const patch = await http(server.url, 'PATCH', `${V2}/vnf_instances/${inst.id}`, {
+        headers: { ...H, 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({
+          vnfInstanceName: 'after',
+          metadata: { failHooks: ['modify_information_start'] },
+        }),
+      });
+      assert.equal(patch.status, 202);
+      const id = (patch.headers.get('location') ?? '').split('/').pop() as string;
+      const failed = await waitOpOcc(server.url, id);
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+      assert.ok(failed._links.rollback);
+      assert.equal((await opTask(id, 'rollback')).status, 202);
+      assert.equal((await waitOpOcc(server.url, id)).operationState, 'ROLLED_BACK');
+      const now = await getInstance(server.url, inst.id);
+      assert.equal(now.vnfInstanceName, 'before');
+      assert.equal(now.metadata?.failHooks, undefined);
+    });
+  });
+}
