@@ -4,10 +4,11 @@
  *   foundation  HTTP layer: api_versions vs a hello-world, list paging over 50,000 rows
  *   vnfd        package verification (1 GiB image) vs sha256sum, VNFD parse + model rate
  *   packages    1 GiB upload + onboarding over HTTP, concurrent uploads, list with 10,000 packages
+ *   notify      notification deliveries/s, draining 10,000 after a restart, nine fast subscribers next to a slow one
  */
 import { spawnSync } from 'node:child_process';
 
-const SUITES = ['foundation', 'vnfd', 'packages'];
+const SUITES = ['foundation', 'vnfd', 'packages', 'notify'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !SUITES.includes(w));
 if (unknown.length) {
