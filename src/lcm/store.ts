@@ -406,15 +406,19 @@ export class LcmStore {
     return bool(row.is_cancel_pending) ? { cancelMode: (row.cancel_mode as CancelMode) ?? 'GRACEFUL' } : {};
   }
 
-  /** Running op occs whose worker stopped heartbeating. */
-  async abandoned(db: Executor): Promise<string[]> {
+  /** Running op occs whose worker stopped heartbeating, with that worker and its lease end. */
+  async abandoned(db: Executor): Promise<{ id: string; owner: string; leaseUntil: string }[]> {
     const rows = await db
       .selectFrom(this.opOccs)
-      .select('id')
+      .select(['id', 'lease_owner', 'lease_until'])
       .where('job_state', '=', 'running')
       .where('lease_until', '<', nowIso())
       .execute();
-    return rows.map((r) => r.id);
+    return rows.map((r) => ({
+      id: r.id,
+      owner: r.lease_owner ?? 'unknown',
+      leaseUntil: r.lease_until ?? '?',
+    }));
   }
 
   /** Takes an abandoned op occ over for recovery (one taker only). */

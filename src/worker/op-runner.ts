@@ -98,9 +98,9 @@ export class OpRunner {
     const { db, config } = this.#deps;
     const leaseMs = config.worker.leaseMs;
     for (const store of this.#stores) {
-      for (const id of await store.abandoned(db.kysely)) {
-        if (this.#running.has(id)) continue;
-        if (await store.takeOver(db.kysely, id, this.owner, leaseMs)) await this.#recover(store, id);
+      for (const dead of await store.abandoned(db.kysely)) {
+        if (this.#running.has(dead.id)) continue;
+        if (await store.takeOver(db.kysely, dead.id, this.owner, leaseMs)) await this.#recover(store, dead);
       }
       const free = config.lcm.concurrency - this.#running.size;
       if (free <= 0) return;
@@ -155,14 +155,23 @@ export class OpRunner {
   }
 
   /** Ends an op occ whose worker vanished. */
-  async #recover(store: LcmStore, id: string): Promise<void> {
+  async #recover(store: LcmStore, dead: { id: string; owner: string; leaseUntil: string }): Promise<void> {
     const { db, logger } = this.#deps;
+    const id = dead.id;
     const work = await store.findOpOccWork(db.kysely, id);
     if (!work) return;
     const state = work.opOcc.operationState;
     const to = ABANDONED_TO[state];
     const progress = parseProgress(JSON.stringify(work.progress));
-    const step = Object.entries(progress.steps).find(([, s]) => s === 'started')?.[0];
+    const started = (steps: Record<string, string>) =>
+      Object.entries(steps).find(([, s]) => s === 'started')?.[0];
+    const compensating = started(progress.compensated);
+    const step =
+      state === 'ROLLING_BACK'
+        ? compensating
+          ? `rollback-${compensating}`
+          : undefined
+        : started(progress.steps);
     if (!to) {
       await store.changeOpOcc(
         db.kysely,
@@ -173,8 +182,8 @@ export class OpRunner {
       return;
     }
     const detail =
-      `The worker running this operation (${work.opOcc.leaseOwner ?? 'unknown'}) stopped: its lease expired ` +
-      `(${work.opOcc.leaseUntil ?? '?'}) while the operation was ${state}` +
+      `The worker running this operation (${dead.owner}) stopped: its lease expired ` +
+      `(${dead.leaseUntil}) while the operation was ${state}` +
       `${step ? `, in step ${step}` : ''}. ` +
       (to === 'ROLLED_BACK'
         ? 'Nothing had been changed yet: the operation is rolled back.'
