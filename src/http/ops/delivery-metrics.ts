@@ -14,7 +14,8 @@ export function registerDeliveryMetrics(registry: Registry, db: Database): Deliv
   // Both gauges come from one query per scrape.
   let depths: { at: number; value: Promise<QueueDepth[]> } | undefined;
   const currentDepths = () => {
-    if (!depths || Date.now() - depths.at > 500) depths = { at: Date.now(), value: queueDepths(db) };
+    if (!depths || Date.now() - depths.at > 500)
+      depths = { at: Date.now(), value: queueDepths(db).catch(() => []) };
     return depths.value;
   };
   const attempts = new Counter({
@@ -64,14 +65,24 @@ export function registerDeliveryMetrics(registry: Registry, db: Database): Deliv
       for (const q of await currentDepths()) if (q.dead > 0) this.labels(q.api, q.subscriptionId).set(q.dead);
     },
   });
+  // Label children cached per series: prom-client otherwise hashes the label set on every call.
+  const cache = new Map<string, unknown>();
+  const child = <T>(key: string, make: () => T): T => {
+    let found = cache.get(key) as T | undefined;
+    if (!found) {
+      found = make();
+      cache.set(key, found);
+    }
+    return found;
+  };
   return {
     attempt(api: string, outcome: AttemptOutcome, seconds: number, retry: boolean) {
-      attempts.labels(api, outcome).inc();
-      if (retry) retries.labels(api).inc();
-      duration.labels(api).observe(seconds);
+      child(`a ${api} ${outcome}`, () => attempts.labels(api, outcome)).inc();
+      if (retry) child(`r ${api}`, () => retries.labels(api)).inc();
+      child(`d ${api}`, () => duration.labels(api)).observe(seconds);
     },
     delivered(api: string, seconds: number) {
-      latency.labels(api).observe(seconds);
+      child(`l ${api}`, () => latency.labels(api)).observe(seconds);
     },
   };
 }
