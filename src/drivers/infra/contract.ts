@@ -7,7 +7,14 @@
  * - Idempotent and resumable: calling an operation again with the same `opOccId` after a partial
  *   failure continues from what exists (retry), it never duplicates resources.
  * - Every VIM resource a driver creates is tagged with the instance id and the op occ id that
- *   created it, so `rollback` removes exactly what that op occ added and nothing else.
+ *   created it, and a driver keeps what it needs to undo an op occ's modifications (the sim: a
+ *   journal of the rows before), so `rollback` removes exactly what that op occ added, restores
+ *   what it changed, and touches nothing else.
+ * - Ids: a VNFC's vnfcResourceInfo id is the engine's (NewVnfc.id) and survives heal, resize and
+ *   rebuild — heal reports the VNFC MODIFIED with a new computeResource; vnfcInfo ids are
+ *   `<vduId>-<vnfcResourceInfoId>`. vnfcResourceInfo is ordered newest VNFC first.
+ * - resourceChanges are relative to `ctx.current` (see resource-changes.ts), so a retry reports
+ *   the whole change of the op occ, not just its last attempt.
  * - Failures throw `InfraError` with the VIM's own message (e.g. Nova's "No valid host was
  *   found") and the resources created so far stay recorded in the returned/observable state.
  * - `signal` aborts at the next VIM call boundary (cancel, lease lost); the driver throws
@@ -382,8 +389,9 @@ export interface InfraDriver {
   /** Which operations this driver can roll back. */
   readonly rollbackable: readonly RollbackableOperation[];
   /**
-   * Undoes what op occ `ctx.opOccId` did (from the tags on the VIM's resources), restoring
-   * `ctx.current` (the instantiatedVnfInfo before that op occ). Idempotent.
+   * Undoes what op occ `ctx.opOccId` did, restoring `ctx.current` (the instantiatedVnfInfo before
+   * that op occ; undefined after rolling back an instantiate). Idempotent; an operation not in
+   * `rollbackable` is an InfraError INVALID_REQUEST. Its changes are those the rollback made.
    */
   rollback(ctx: OperationContext, operation: RollbackableOperation): Promise<DriverResult>;
   /** Health of the instance's VNFCs, for fault management. */
