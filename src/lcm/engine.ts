@@ -28,7 +28,7 @@ import type { Progress } from './progress.ts';
 import { COMPENSATED, HOOK_OF, ROLLBACK_HOOKS, STARTING_STEPS, STEPS, type StepName } from './steps.ts';
 import type { LcmStore } from './store.ts';
 import { transition } from './transition.ts';
-import { mergeVims } from './vim-info.ts';
+import { mergeVims, withoutSealed } from './vim-info.ts';
 
 /** What the runner tells the engine about the run: abort signal and why it fired. */
 export interface RunControl {
@@ -349,13 +349,8 @@ async function hookStep(run: Run, hook: string): Promise<unknown> {
 
 /** The instance as hooks see it: the stored record without sealed credentials. */
 function hookInstance(instance: VnfInstanceRecord): Record<string, unknown> {
-  const vims: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(instance.vimConnectionInfo)) {
-    const { sealedAccessInfo: _s, ...rest } = v;
-    vims[key] = rest;
-  }
   const { busyOpOccId: _b, ...rest } = instance;
-  return { ...rest, vimConnectionInfo: vims };
+  return { ...rest, vimConnectionInfo: withoutSealed(instance.vimConnectionInfo) };
 }
 
 /** The instance the operation leaves behind (COMPLETED, or FAILED with its infra step done). */

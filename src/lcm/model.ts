@@ -47,6 +47,8 @@ export interface StoredVimConnection {
   extra?: Record<string, unknown>;
   /** accessInfo given in a request for a VIM that is not registered, sealed with the SealedBox. */
   sealedAccessInfo?: string;
+  /** Secret-looking interfaceInfo keys of a request (passwords, tokens, keys), sealed the same way. */
+  sealedInterfaceSecrets?: string;
 }
 
 export interface VnfInstanceRecord {

@@ -13,6 +13,7 @@ import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
 import type { ResolvedVim, VimAccess } from './engine-deps.ts';
 import type { StoredVimConnection } from './model.ts';
+import { openInterfaceSecrets } from './vim-info.ts';
 
 export function createVimAccess(deps: {
   db: Database;
@@ -24,7 +25,7 @@ export function createVimAccess(deps: {
     async resolve(project, stored): Promise<ResolvedVim> {
       let connection: VimConnection;
       try {
-        connection = await resolveVim(deps.db, deps.box, project, stored);
+        connection = await resolveVim(deps.db, deps.box, project, openInterfaceSecrets(deps.box, stored));
       } catch (err) {
         if (err instanceof InfraError)
           throw new ApiError(422, err.message, { extensions: { infraErrorCode: err.code } });

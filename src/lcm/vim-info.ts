@@ -1,8 +1,10 @@
 /**
  * vimConnectionInfo from requests (instantiate, change flavour / ext conn / package, modify):
- * credentials never reach the database in clear. accessInfo is sealed into the stored entry and
- * removed from the copy kept in operationParams; representations never show it.
+ * credentials never reach the database in clear. accessInfo, and the interfaceInfo keys that look
+ * like secrets (passwords, tokens, keys), are sealed into the stored entry and removed from the
+ * copy kept in operationParams; representations never show them.
  */
+import { splitSecrets } from '../drivers/infra/vim-connection.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { StoredVimConnection } from './model.ts';
 
@@ -34,14 +36,17 @@ export function sealRequestVims(
       redacted[key] = null;
       continue;
     }
-    const { accessInfo, ...rest } = entry;
-    redacted[key] = rest;
+    const { accessInfo, interfaceInfo, ...rest } = entry;
+    const split = splitSecrets(interfaceInfo);
+    const hasSecrets = Object.keys(split.secret).length > 0;
+    redacted[key] = { ...rest, ...(interfaceInfo ? { interfaceInfo: split.public } : {}) };
     stored[key] = {
       ...(entry.vimId ? { vimId: entry.vimId } : {}),
       vimType: entry.vimType ?? '',
-      ...(entry.interfaceInfo ? { interfaceInfo: entry.interfaceInfo } : {}),
+      ...(interfaceInfo ? { interfaceInfo: split.public } : {}),
       ...(entry.extra ? { extra: entry.extra } : {}),
       ...(accessInfo ? { sealedAccessInfo: box.seal(JSON.stringify(accessInfo)) } : {}),
+      ...(hasSecrets ? { sealedInterfaceSecrets: box.seal(JSON.stringify(split.secret)) } : {}),
     };
   }
   return { stored, redacted };
@@ -72,6 +77,39 @@ export function mergeVims(
       if (!out[key].interfaceInfo) delete out[key].interfaceInfo;
       if (!out[key].extra) delete out[key].extra;
     }
+  }
+  return out;
+}
+
+/** Stored entries with their sealed interfaceInfo secrets opened (for the driver, never stored). */
+export function openInterfaceSecrets(
+  box: SealedBox,
+  stored: Record<string, StoredVimConnection>,
+): Record<string, StoredVimConnection> {
+  const out: Record<string, StoredVimConnection> = {};
+  for (const [key, entry] of Object.entries(stored)) {
+    const { sealedInterfaceSecrets, ...rest } = entry;
+    out[key] = sealedInterfaceSecrets
+      ? {
+          ...rest,
+          interfaceInfo: {
+            ...rest.interfaceInfo,
+            ...(JSON.parse(box.open(sealedInterfaceSecrets).toString('utf8')) as Record<string, unknown>),
+          },
+        }
+      : rest;
+  }
+  return out;
+}
+
+/** Stored entries without anything sealed, for views and hooks. */
+export function withoutSealed(
+  stored: Record<string, StoredVimConnection>,
+): Record<string, StoredVimConnection> {
+  const out: Record<string, StoredVimConnection> = {};
+  for (const [key, entry] of Object.entries(stored)) {
+    const { sealedAccessInfo: _a, sealedInterfaceSecrets: _i, ...rest } = entry;
+    out[key] = rest;
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { vimConnectionInfoView } from '../../../../drivers/infra/vim-connection.
 import type { ChangedInfo, OpOccRecord, VnfInstanceRecord } from '../../../../lcm/model.ts';
 import type { Params } from '../../../../lcm/operation-def.ts';
 import { OPERATION_DEFS } from '../../../../lcm/operations/index.ts';
+import { withoutSealed } from '../../../../lcm/vim-info.ts';
 import { absoluteUrl } from '../../../sol013/links.ts';
 import type { ProblemDetails } from '../../../sol013/problem.ts';
 
@@ -77,7 +78,7 @@ export function toInstanceV2(record: VnfInstanceRecord, request: FastifyRequest)
   };
   const props = nonEmpty(record.vnfConfigurableProperties);
   if (props) view.vnfConfigurableProperties = props;
-  const vims = nonEmpty(vimConnectionInfoView(record.vimConnectionInfo));
+  const vims = nonEmpty(vimConnectionInfoView(withoutSealed(record.vimConnectionInfo)));
   if (vims) view.vimConnectionInfo = vims;
   if (record.instantiationState === 'INSTANTIATED' && record.instantiatedVnfInfo) {
     view.instantiatedVnfInfo = record.instantiatedVnfInfo;
