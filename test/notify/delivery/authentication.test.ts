@@ -120,7 +120,7 @@ describe('delivery with authentication', () => {
   });
 
   test('OAUTH2_CLIENT_CREDENTIALS: token cached, renewed when it expires, refreshed once on a 401', async () => {
-    const issuer = tokenIssuer({ id: 'bosun client', secret: 's3cret:+&' }, 1);
+    const issuer = tokenIssuer({ id: 'bosun client', secret: 's3cret:+&' }, 2);
     const tokenEndpoint = await receiver(issuer.behaviour);
     const r = await receiver((req) => ({ status: issuer.valid(req.headers.authorization) ? 204 : 401 }));
     const id = await subscribe(server, `${r.url}/oauth2`, {
@@ -142,8 +142,8 @@ describe('delivery with authentication', () => {
       Array(6).fill('Bearer t1'),
     );
 
-    // t1 expires (1 s): the next run fetches t2 before calling — no 401 on the way.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // t1 expires (2 s): the next run fetches t2 before calling — no 401 on the way.
+    await new Promise((resolve) => setTimeout(resolve, 2050));
     await enqueueFor(server.context.db, id, 5, { firstSeq: 5 });
     await waitStatus(server, id, (s) => s.delivery.delivered === 10, 'second run');
     assert.equal(issuer.issued(), 2);

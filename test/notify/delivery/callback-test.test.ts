@@ -17,7 +17,7 @@ const configWith = (extra: Record<string, unknown> = {}): Config =>
   loadConfig({
     env: {},
     overrides: deepMerge(
-      deepMerge(FAST_DELIVERY, { notify: { callbackTest: true, requestTimeoutMs: 300 } }),
+      deepMerge(FAST_DELIVERY, { notify: { callbackTest: true, requestTimeoutMs: 1000 } }),
       extra,
     ),
   });
@@ -38,7 +38,7 @@ describe('callback test', () => {
   before(async () => {
     receiver = await startReceiver((req) => {
       if (req.path.startsWith('/ok')) return { status: 204 };
-      if (req.path.startsWith('/slow')) return { status: 204, delayMs: 1000 };
+      if (req.path.startsWith('/slow')) return { status: 204, delayMs: 3000 };
       return { status: Number(req.path.split('/')[2] ?? 500) };
     });
   });
@@ -85,7 +85,7 @@ describe('callback test', () => {
       await failure(
         testCallback(context, { api: 'vnfpkgm', major: 'v1', callbackUri: `${receiver.url}/slow` }),
       ),
-      `the callback test failed: ${receiver.url}/slow did not answer within 300 ms`,
+      `the callback test failed: ${receiver.url}/slow did not answer within 1000 ms`,
     );
     const strict = { config: configWith({ outbound: { allow: [] } }), box };
     const before = receiver.received.length;
