@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ProblemDetails } from '../http/sol013/problem.ts';
 import { openZipPackage } from '../vnfd/csar/zip-reader.ts';
+import type { ScannedZip } from '../vnfd/csar/zip-stream-scan.ts';
 import { readPackage } from '../vnfd/read-package.ts';
 import { failure, invalidPackage } from './failure.ts';
 import type { OnboardedFacts } from './onboarding.ts';
@@ -19,15 +20,18 @@ export interface ReadOptions {
   imageHashMismatch: 'error' | 'warning';
 }
 
+/** `zipScan`: the entry digests computed while the package was uploaded, if any. */
 export async function readUploadedPackage(
   path: string,
   options: ReadOptions,
+  zipScan?: ScannedZip,
 ): Promise<{ ok: true; facts: OnboardedFacts } | { ok: false; problem: ProblemDetails }> {
   const trustAnchors = await Promise.all(options.trustAnchors.map((p) => readFile(p, 'utf8')));
   const report = await readPackage(path, {
     signaturePolicy: options.signaturePolicy,
     trustAnchors,
     imageHashMismatch: options.imageHashMismatch,
+    zipScan,
   });
   if (!report.valid || !report.vnfd || !report.csar)
     return { ok: false, problem: invalidPackage(report.diagnostics) };

@@ -9,6 +9,7 @@ import { emitPackageNotification, packageOnboarded } from '../notify/package-not
 import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
+import type { ScannedZip } from '../vnfd/csar/zip-stream-scan.ts';
 import { failure } from './failure.ts';
 import { nowIso, packageBlobKey } from './package-record.ts';
 
@@ -75,6 +76,26 @@ export async function renewLease(db: Executor, id: string, owner: string, leaseM
     .execute();
 }
 
+/**
+ * What the onboarding job keeps from the upload in the row's `upload_source` once the content
+ * is stored: the digests of the zip's entries computed while it streamed, if any.
+ */
+export interface UploadedContent {
+  kind: 'uploaded';
+  zipScan?: ScannedZip;
+}
+
+/** The entry digests an upload recorded for its job (none for rows written otherwise). */
+export function uploadedZipScan(uploadSource: string | null): ScannedZip | undefined {
+  if (!uploadSource) return undefined;
+  try {
+    const source = JSON.parse(uploadSource) as Partial<UploadedContent>;
+    return source.kind === 'uploaded' && Array.isArray(source.zipScan?.entries) ? source.zipScan : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** UPLOADING → PROCESSING with the content's facts; the onboarding job is queued. */
 export async function finishUpload(
   db: Executor,
@@ -82,6 +103,7 @@ export async function finishUpload(
   owner: string,
   put: PutResult,
 ): Promise<boolean> {
+  const uploaded: UploadedContent = { kind: 'uploaded', ...(put.zipScan ? { zipScan: put.zipScan } : {}) };
   const result = await db
     .updateTable('vnf_packages')
     .set((eb) => ({
@@ -89,6 +111,7 @@ export async function finishUpload(
       job_state: 'queued',
       lease_owner: null,
       lease_until: null,
+      upload_source: JSON.stringify(uploaded),
       checksum: JSON.stringify({ algorithm: 'sha-512', hash: put.digests['sha-512'] }),
       package_size: put.size,
       updated_at: nowIso(),

@@ -9,6 +9,7 @@ import { openDirectoryPackage } from './csar/directory-reader.ts';
 import type { CsarLimits } from './csar/limits.ts';
 import { type ReadCsarOptions, readCsar } from './csar/read-csar.ts';
 import { openZipPackage } from './csar/zip-reader.ts';
+import type { ScannedZip } from './csar/zip-stream-scan.ts';
 import { type Diagnostic, Diagnostics } from './diagnostics.ts';
 import { extractVnfd } from './model/extract.ts';
 import type { Vnfd } from './model/vnfd.ts';
@@ -16,6 +17,8 @@ import { loadTosca } from './tosca/load.ts';
 
 export interface ReadPackageOptions extends ReadCsarOptions {
   limits?: Partial<CsarLimits>;
+  /** A zip's entry digests computed while it was uploaded (used where they match). */
+  zipScan?: ScannedZip;
 }
 
 export interface PackageReport {
@@ -41,7 +44,7 @@ export async function readPackage(path: string, options: ReadPackageOptions = {}
   }
   const opened = isDirectory
     ? await openDirectoryPackage(path, options.limits)
-    : await openZipPackage(path, options.limits);
+    : await openZipPackage(path, options.limits, { zipScan: options.zipScan });
   diagnostics.add(opened.diagnostics);
   const files = opened.files;
   if (!files) return { valid: false, diagnostics: diagnostics.list };

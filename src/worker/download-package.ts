@@ -37,5 +37,10 @@ export async function downloadPackage(
     maxRedirects: packages.uriMaxRedirects,
     maxBytes: packages.maxUploadBytes,
   });
-  return blobs.put(key, response.body, { maxBytes: packages.maxUploadBytes, digests: ['sha-512'] });
+  return blobs.put(key, response.body, {
+    maxBytes: packages.maxUploadBytes,
+    digests: ['sha-512'],
+    zipScan: {},
+    sizeHint: response.contentLength,
+  });
 }

@@ -10,7 +10,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { readUploadedPackage } from '../packages/extract-facts.ts';
 import { failure, INTERRUPTED } from '../packages/failure.ts';
-import { completeOnboarding, failOnboarding, finishUpload, renewLease } from '../packages/onboarding.ts';
+import {
+  completeOnboarding,
+  failOnboarding,
+  finishUpload,
+  renewLease,
+  uploadedZipScan,
+} from '../packages/onboarding.ts';
 import { packageBlobKey } from '../packages/package-record.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
@@ -121,6 +127,7 @@ export class OnboardingWorker {
         return;
       }
       const key = packageBlobKey(id);
+      let zipScan = uploadedZipScan(row.upload_source);
       if (row.onboarding_state === 'UPLOADING') {
         const source = JSON.parse(row.upload_source ?? '{}') as UriSource;
         if (source.kind !== 'uri') return;
@@ -136,13 +143,14 @@ export class OnboardingWorker {
           return;
         }
         if (!(await finishUpload(db.kysely, id, this.owner, put))) return;
+        zipScan = put.zipScan;
         // finishUpload released the lease and queued the job: take it again to validate now.
         if (!(await claimJob(db, id, this.owner, leaseMs))) return;
       } else if (row.onboarding_state !== 'PROCESSING') {
         return;
       }
       const path = await blobs.localFile(key);
-      const read = await readUploadedPackage(path, config.packages);
+      const read = await readUploadedPackage(path, config.packages, zipScan);
       if (!read.ok) {
         await failOnboarding(db, blobs, id, read.problem, this.owner);
         logger.info({ vnfPkgId: id, reason: read.problem.detail }, 'package onboarding failed');

@@ -6,18 +6,25 @@
  */
 import type { Readable } from 'node:stream';
 import type { HashAlgorithm } from '../../vnfd/csar/csar-info.ts';
+import type { ScannedZip, ZipScanOptions } from '../../vnfd/csar/zip-stream-scan.ts';
 
 export interface PutOptions {
   /** Refuse (BlobTooLargeError) and write nothing past this many bytes. */
   maxBytes: number;
   /** Digests computed while writing. */
   digests?: HashAlgorithm[];
+  /** The content is a zip: digest its stored entries while writing (zip-stream-scan.ts). */
+  zipScan?: ZipScanOptions;
+  /** The size announced by the source, if any: large contents are hashed on other threads. */
+  sizeHint?: number;
 }
 
 export interface PutResult {
   size: number;
   /** Lowercase hex, per requested algorithm. */
   digests: Partial<Record<HashAlgorithm, string>>;
+  /** With `zipScan`: what the scan found. */
+  zipScan?: ScannedZip;
 }
 
 /** Inclusive byte range, as in HTTP Range. */

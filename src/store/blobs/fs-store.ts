@@ -39,7 +39,7 @@ export class FsBlobStore implements BlobStore {
 
   async put(key: string, body: Readable, options: PutOptions): Promise<PutResult> {
     const target = this.pathOf(key);
-    const meter = new PutMeter(options.maxBytes, options.digests);
+    const meter = new PutMeter(options);
     const temp = tempPathFor(target);
     try {
       const handle = await this.openTemp(temp);

@@ -1,24 +1,34 @@
 /**
- * The Transform every put streams through: counts bytes, feeds each requested hash, and fails
- * with BlobTooLargeError the moment the count passes the limit (before the extra bytes are
- * passed on), so a store never writes more than maxBytes.
+ * The Transform every put streams through: counts bytes, feeds the hash plan (on the event loop
+ * or hashing threads, see stream-hasher.ts), and fails with BlobTooLargeError the moment the
+ * count passes the limit (before the extra bytes are passed on), so a store never writes more
+ * than maxBytes. The stream ends only once every digest is known, so a put that succeeds has
+ * its digests. Every few MiB it frees the chunks already written (see young-garbage.ts).
  */
-import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import type { HashAlgorithm } from '../../vnfd/csar/csar-info.ts';
-import { NODE_HASH_NAMES } from '../../vnfd/csar/digest-range.ts';
-import { BlobTooLargeError, type PutResult } from './blob-store.ts';
+import { BlobTooLargeError, type PutOptions, type PutResult } from './blob-store.ts';
+import type { HashResults } from './hash-jobs.ts';
+import { createStreamHasher, type StreamHasher } from './stream-hasher.ts';
+import { collectYoungGarbage } from './young-garbage.ts';
+
+const COLLECT_EVERY = 8 * 2 ** 20;
 
 export class PutMeter extends Transform {
   // Not named `size` or `length`: lib-storage would take that for the body's total length.
   private written = 0;
+  private sinceCollect = 0;
   private readonly maxBytes: number;
-  private readonly hashes: [HashAlgorithm, Hash][];
+  private readonly hasher: StreamHasher;
+  private hashes: HashResults | undefined;
+  private finishing = false;
 
-  constructor(maxBytes: number, algorithms: HashAlgorithm[] = []) {
+  constructor(options: Pick<PutOptions, 'maxBytes' | 'digests' | 'zipScan' | 'sizeHint'>) {
     super();
-    this.maxBytes = maxBytes;
-    this.hashes = [...new Set(algorithms)].map((a) => [a, createHash(NODE_HASH_NAMES[a])]);
+    this.maxBytes = options.maxBytes;
+    this.hasher = createStreamHasher(
+      { digests: options.digests, zipScan: options.zipScan },
+      { sizeHint: options.sizeHint },
+    );
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -28,14 +38,45 @@ export class PutMeter extends Transform {
       return;
     }
     this.written = next;
-    for (const [, hash] of this.hashes) hash.update(chunk);
-    callback(null, chunk);
+    this.sinceCollect += chunk.length;
+    if (this.sinceCollect >= COLLECT_EVERY) {
+      this.sinceCollect = 0;
+      collectYoungGarbage();
+    }
+    let waiting: Promise<void> | undefined;
+    try {
+      waiting = this.hasher.update(chunk);
+    } catch (err) {
+      callback(err as Error);
+      return;
+    }
+    if (waiting) waiting.then(() => callback(null, chunk), callback);
+    else callback(null, chunk);
   }
 
-  /** Only once the stream has ended: the digests consume the hashes. */
+  override _flush(callback: TransformCallback): void {
+    this.finishing = true;
+    this.hasher.finish().then(
+      (hashes) => {
+        this.hashes = hashes;
+        callback();
+      },
+      (err: Error) => callback(err),
+    );
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (!this.finishing) this.hasher.abort();
+    callback(error);
+  }
+
+  /** Only once the stream has ended. */
   result(): PutResult {
-    const digests: PutResult['digests'] = {};
-    for (const [algorithm, hash] of this.hashes) digests[algorithm] = hash.digest('hex');
-    return { size: this.written, digests };
+    const hashes = this.hashes ?? { digests: {} };
+    return {
+      size: this.written,
+      digests: hashes.digests,
+      ...(hashes.zipScan ? { zipScan: hashes.zipScan } : {}),
+    };
   }
 }

@@ -95,7 +95,7 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, body: Readable, options: PutOptions): Promise<PutResult> {
     const Key = this.objectKey(key);
-    const meter = new PutMeter(options.maxBytes, options.digests);
+    const meter = new PutMeter(options);
     // The first error (too large, or the source's own) is the one to report, not the
     // upload's consequence of it.
     let failure: unknown;

@@ -26,6 +26,7 @@ import { type PackageFiles, PackageReadError } from './package-files.ts';
 import { decodeText } from './text.ts';
 import { checkEntry } from './zip-entry-checks.ts';
 import { verifiedEntryStream } from './zip-entry-stream.ts';
+import { type ScannedZip, scannedDigest } from './zip-stream-scan.ts';
 
 interface Indexed {
   entry: yauzl.Entry;
@@ -33,7 +34,19 @@ interface Indexed {
   problems: Diagnostic[];
 }
 
-export async function openZipPackage(path: string, limits: Partial<CsarLimits> = {}): Promise<OpenedPackage> {
+export interface ZipOpenOptions {
+  /**
+   * Entry digests computed while the zip was uploaded: `digest()` returns a recorded digest
+   * instead of reading the entry when the record agrees with the central directory.
+   */
+  zipScan?: ScannedZip;
+}
+
+export async function openZipPackage(
+  path: string,
+  limits: Partial<CsarLimits> = {},
+  options: ZipOpenOptions = {},
+): Promise<OpenedPackage> {
   const max = { ...DEFAULT_CSAR_LIMITS, ...limits };
   let zip: yauzl.ZipFile;
   try {
@@ -112,7 +125,7 @@ export async function openZipPackage(path: string, limits: Partial<CsarLimits> =
       ),
     );
   }
-  return { files: zipFiles(path, zip, index, max), diagnostics };
+  return { files: zipFiles(path, zip, index, max, options.zipScan), diagnostics };
 }
 
 function zipFiles(
@@ -120,6 +133,7 @@ function zipFiles(
   zip: yauzl.ZipFile,
   index: Map<string, Indexed>,
   max: CsarLimits,
+  zipScan: ScannedZip | undefined,
 ): PackageFiles {
   const names = [...index.keys()].sort();
   const known = (name: string): Indexed => {
@@ -166,6 +180,19 @@ function zipFiles(
       // build` writes them) are read in place with one reused buffer.
       if (entry.compressionMethod !== 0) return hashStream(await openStream(name), algorithm);
       const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+      const scanned = scannedDigest(
+        zipScan,
+        {
+          offset: entry.relativeOffsetOfLocalHeader,
+          dataStart: fileDataStart,
+          method: entry.compressionMethod,
+          compressedSize: entry.compressedSize,
+          size: entry.uncompressedSize,
+          crc32: entry.crc32,
+        },
+        algorithm,
+      );
+      if (scanned) return scanned;
       const range = await digestRange(path, fileDataStart, entry.compressedSize, algorithm);
       if (range.read < entry.compressedSize) {
         throw new PackageReadError(

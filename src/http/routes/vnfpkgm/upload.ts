@@ -55,6 +55,10 @@ export async function uploadContent(request: FastifyRequest, reply: FastifyReply
     const put = await blobs.put(packageBlobKey(current.id), content, {
       maxBytes: limit,
       digests: ['sha-512'],
+      // The entries' digests now, while the bytes stream by: onboarding then need not read a
+      // large image again to check it against the manifest.
+      zipScan: {},
+      sizeHint: Number.isFinite(declared) ? declared : undefined,
     });
     if (!(await finishUpload(db.kysely, current.id, owner, put))) {
       throw new ApiError(409, `VNF package ${current.id} changed during the upload.`);

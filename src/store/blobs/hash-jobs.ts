@@ -1,0 +1,66 @@
+/**
+ * What a put computes from the bytes it streams: whole-content digests (the package checksum)
+ * and, for zips, the per-entry digests of the streaming scan. The same code runs on the event
+ * loop (small puts) and in a hashing thread (large ones).
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { HashAlgorithm } from '../../vnfd/csar/csar-info.ts';
+import { NODE_HASH_NAMES } from '../../vnfd/csar/digest-range.ts';
+import { type ScannedZip, type ZipScanOptions, ZipStreamScanner } from '../../vnfd/csar/zip-stream-scan.ts';
+
+export interface HashPlan {
+  /** Digests of the whole content. */
+  digests?: HashAlgorithm[];
+  /** Digests of the stored entries of a zip, scanned while it streams. */
+  zipScan?: ZipScanOptions;
+}
+
+export interface HashResults {
+  /** Lowercase hex, per requested algorithm. */
+  digests: Partial<Record<HashAlgorithm, string>>;
+  zipScan?: ScannedZip;
+}
+
+export class HashJobs {
+  readonly #hashes: [HashAlgorithm, Hash][];
+  readonly #scanner: ZipStreamScanner | undefined;
+
+  constructor(plan: HashPlan) {
+    this.#hashes = [...new Set(plan.digests ?? [])].map((a) => [a, createHash(NODE_HASH_NAMES[a])]);
+    this.#scanner = plan.zipScan ? new ZipStreamScanner(plan.zipScan) : undefined;
+  }
+
+  get empty(): boolean {
+    return this.#hashes.length === 0 && !this.#scanner;
+  }
+
+  update(bytes: Buffer): void {
+    for (const [, hash] of this.#hashes) hash.update(bytes);
+    this.#scanner?.update(bytes);
+  }
+
+  /** Once, at the end of the content. */
+  results(): HashResults {
+    const digests: HashResults['digests'] = {};
+    for (const [algorithm, hash] of this.#hashes) digests[algorithm] = hash.digest('hex');
+    return this.#scanner ? { digests, zipScan: this.#scanner.result() } : { digests };
+  }
+}
+
+/** Splits a plan in parts that can run on separate threads. */
+export function splitPlan(plan: HashPlan): HashPlan[] {
+  const parts: HashPlan[] = [];
+  for (const algorithm of new Set(plan.digests ?? [])) parts.push({ digests: [algorithm] });
+  if (plan.zipScan) parts.push({ zipScan: plan.zipScan });
+  return parts;
+}
+
+/** Results of the parts of a plan, put back together. */
+export function mergeResults(parts: HashResults[]): HashResults {
+  const merged: HashResults = { digests: {} };
+  for (const part of parts) {
+    Object.assign(merged.digests, part.digests);
+    if (part.zipScan) merged.zipScan = part.zipScan;
+  }
+  return merged;
+}

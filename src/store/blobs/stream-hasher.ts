@@ -1,0 +1,117 @@
+/**
+ * Hashes the content of a put while it streams. Small contents are hashed on the event loop;
+ * large ones (or of unknown size) are copied once into a shared ring that hashing threads read,
+ * so that the sha-512 of a GiB package runs on another core than the one receiving it, and the
+ * event loop stays free for the API. A few large puts at a time get threads; more are hashed
+ * on the event loop (correct, only slower), which bounds the threads and their memory.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRing, RingWriter } from './byte-ring.ts';
+import { HashJobs, type HashPlan, type HashResults, mergeResults, splitPlan } from './hash-jobs.ts';
+
+export interface StreamHasher {
+  /** Feeds the next chunk; a promise when the hashing threads are behind (wait for it). */
+  update(chunk: Buffer): Promise<void> | undefined;
+  /** At the end of the content. Rejects when a hashing thread failed. */
+  finish(): Promise<HashResults>;
+  /** The put failed: stop hashing, no results. */
+  abort(): void;
+}
+
+export interface HasherOptions {
+  /** The content's size when known in advance (Content-Length); small ones stay on the event loop. */
+  sizeHint?: number;
+}
+
+/** Below this size, threads cost more than they save. */
+export const THREAD_THRESHOLD = 16 * 2 ** 20;
+/** Puts hashed by threads at the same time; the others hash on the event loop. */
+const MAX_THREADED_PUTS = 2;
+const RING_BYTES = 8 * 2 ** 20;
+
+let threadedPuts = 0;
+
+export function createStreamHasher(plan: HashPlan, options: HasherOptions = {}): StreamHasher {
+  const jobs = new HashJobs(plan);
+  const large = options.sizeHint === undefined || options.sizeHint >= THREAD_THRESHOLD;
+  if (jobs.empty || !large || threadedPuts >= MAX_THREADED_PUTS) return inlineHasher(jobs);
+  return new ThreadedHasher(plan);
+}
+
+function inlineHasher(jobs: HashJobs): StreamHasher {
+  return {
+    update(chunk) {
+      jobs.update(chunk);
+      return undefined;
+    },
+    finish: async () => jobs.results(),
+    abort() {},
+  };
+}
+
+/**
+ * The whole-content digests each on a thread of their own. The zip scan stays on the event
+ * loop: it hashes only the stored entries, and on two cores the event loop (receiving, copying,
+ * scanning) and the sha-512 thread then carry about the same load.
+ */
+class ThreadedHasher implements StreamHasher {
+  readonly #inline: HashJobs;
+  readonly #writer: RingWriter;
+  readonly #workers: Worker[] = [];
+  readonly #results: Promise<HashResults>[] = [];
+  #released = false;
+
+  constructor(plan: HashPlan) {
+    threadedPuts++;
+    const threads = splitPlan({ digests: plan.digests });
+    this.#inline = new HashJobs({ zipScan: plan.zipScan });
+    const ring = createRing(RING_BYTES, threads.length);
+    this.#writer = new RingWriter(ring);
+    threads.forEach((part, reader) => {
+      const worker = new Worker(new URL('./hash-worker.ts', import.meta.url), {
+        workerData: { ring, reader, plan: part },
+        resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
+      });
+      worker.unref();
+      const result = new Promise<HashResults>((resolve, reject) => {
+        const fail = (err: Error) => {
+          this.#writer.fail(err);
+          reject(err);
+        };
+        worker.once('message', resolve);
+        worker.once('error', fail);
+        worker.once('exit', (code) => fail(new Error(`a hashing thread stopped (exit code ${code})`)));
+      });
+      result.catch(() => {}); // observed by finish(); an aborted put never asks
+      this.#workers.push(worker);
+      this.#results.push(result);
+    });
+  }
+
+  update(chunk: Buffer): Promise<void> | undefined {
+    this.#inline.update(chunk);
+    return this.#writer.write(chunk);
+  }
+
+  async finish(): Promise<HashResults> {
+    this.#writer.end();
+    try {
+      const parts = await Promise.all(this.#results);
+      return mergeResults([this.#inline.results(), ...parts]);
+    } finally {
+      this.#release();
+    }
+  }
+
+  abort(): void {
+    this.#writer.abort();
+    for (const worker of this.#workers) void worker.terminate();
+    this.#release();
+  }
+
+  #release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    threadedPuts--;
+  }
+}
