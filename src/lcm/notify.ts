@@ -12,7 +12,8 @@ import {
 import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
 import type { Executor } from '../store/db/transaction.ts';
 import type { OpOccRecord, VnfInstanceRecord } from './model.ts';
-import type { LcmStore } from './store.ts';
+import type { LcmMajor, LcmStore } from './store.ts';
+import { changedExtConnectivityV1, changedInfoV1, resourceChangesV1 } from './v1-shapes.ts';
 
 export function instanceFacts(instance: VnfInstanceRecord): VnfInstanceFacts {
   return {
@@ -26,19 +27,26 @@ export function instanceFacts(instance: VnfInstanceRecord): VnfInstanceFacts {
   };
 }
 
-function details(opOcc: OpOccRecord): LcmResultDetails {
+/** What the op occ changed, in the shapes of the instance's API major (v1: SOL003 v2.6.1). */
+function details(opOcc: OpOccRecord, major: LcmMajor): LcmResultDetails {
   const out: LcmResultDetails = {};
+  const v1 = major === 'v1';
   const changes = opOcc.resourceChanges;
   if (changes) {
-    if (changes.affectedVnfcs.length) out.affectedVnfcs = changes.affectedVnfcs;
-    if (changes.affectedVirtualLinks.length) out.affectedVirtualLinks = changes.affectedVirtualLinks;
-    if (changes.affectedExtLinkPorts.length) out.affectedExtLinkPorts = changes.affectedExtLinkPorts;
-    if (changes.affectedVirtualStorages.length) out.affectedVirtualStorages = changes.affectedVirtualStorages;
+    const shown = v1 ? { ...resourceChangesV1(changes), affectedExtLinkPorts: [] } : changes;
+    if (shown.affectedVnfcs.length) out.affectedVnfcs = shown.affectedVnfcs;
+    if (shown.affectedVirtualLinks.length) out.affectedVirtualLinks = shown.affectedVirtualLinks;
+    if (shown.affectedExtLinkPorts.length) out.affectedExtLinkPorts = shown.affectedExtLinkPorts;
+    if (shown.affectedVirtualStorages.length) out.affectedVirtualStorages = shown.affectedVirtualStorages;
   }
   if (opOcc.changedInfo && Object.keys(opOcc.changedInfo).length) {
-    out.changedInfo = opOcc.changedInfo as Record<string, unknown>;
+    out.changedInfo = v1 ? changedInfoV1(opOcc.changedInfo) : (opOcc.changedInfo as Record<string, unknown>);
   }
-  if (opOcc.changedExtConnectivity?.length) out.changedExtConnectivity = opOcc.changedExtConnectivity;
+  if (opOcc.changedExtConnectivity?.length) {
+    out.changedExtConnectivity = v1
+      ? changedExtConnectivityV1(opOcc.changedExtConnectivity)
+      : opOcc.changedExtConnectivity;
+  }
   if (opOcc.error) out.error = opOcc.error;
   return out;
 }
@@ -60,7 +68,7 @@ export function notifyOpOcc(
       operationState: opOcc.operationState,
       isAutomaticInvocation: opOcc.isAutomaticInvocation,
     },
-    details: details(opOcc),
+    details: details(opOcc, store.major),
   });
 }
 

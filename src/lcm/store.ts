@@ -435,6 +435,7 @@ export class LcmStore {
 }
 
 export const LCM_V2 = new LcmStore('v2');
+export const LCM_V1 = new LcmStore('v1');
 
 /** The stores of every API major: package usage and the runner look at all of them. */
-export const LCM_STORES: readonly LcmStore[] = [LCM_V2];
+export const LCM_STORES: readonly LcmStore[] = [LCM_V2, LCM_V1];

@@ -350,6 +350,8 @@ export interface Tables {
   notification_outbox: NotificationOutboxTable;
   vnf_instances_v2: VnfInstancesTable;
   vnf_lcm_op_occs_v2: LcmOpOccsTable;
+  vnf_instances_v1: VnfInstancesTable;
+  vnf_lcm_op_occs_v1: LcmOpOccsTable;
   notification_deliveries: NotificationDeliveriesTable;
   vims: VimsTable;
   default_vims: DefaultVimsTable;

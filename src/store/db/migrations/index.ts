@@ -10,6 +10,7 @@ import * as notificationDelivery from './0004-notification-delivery.ts';
 import * as subscriptionDedup from './0005-subscription-dedup.ts';
 import * as simVim from './0006-sim-vim.ts';
 import * as lcm from './0007-lcm.ts';
+import * as lcmV1 from './0008-lcm-v1.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005-subscription-dedup': subscriptionDedup,
   '0006-sim-vim': simVim,
   '0007-lcm': lcm,
+  '0008-lcm-v1': lcmV1,
 };
