@@ -116,53 +116,53 @@ export class RingWriter {
   }
 }
 
-/** The hashing-thread side: hands out the bytes in order, blocking while there are none. */
-export class RingReader {
-  readonly #positions: BigInt64Array;
-  readonly #signals: Int32Array;
-  readonly #data: Buffer;
-  readonly #index: number;
-  #read = 0;
+export type DrainOutcome = 'ended' | 'aborted' | 'empty';
 
-  constructor(ring: RingBuffers, index: number) {
-    this.#positions = new BigInt64Array(ring.control);
-    this.#signals = new Int32Array(ring.signals);
-    this.#data = Buffer.from(ring.data);
-    this.#index = index;
-  }
-
+export interface RingReader {
   /**
    * Calls `consume` with every byte of the stream, in order, in slices of at most `slice`
    * bytes (views into the ring: valid only during the call), blocking while the ring is empty.
    * Returns at the end of the stream ('ended'), when the writer aborted ('aborted'), or — with
    * `block: false` — as soon as the ring is empty ('empty').
    */
-  drain(
-    consume: (bytes: Buffer) => void,
-    options: { slice?: number; block?: boolean } = {},
-  ): 'ended' | 'aborted' | 'empty' {
-    const slice = options.slice ?? 2 ** 20;
-    const capacity = this.#data.length;
-    for (;;) {
-      const dataSeen = Atomics.load(this.#signals, DATA);
-      // State before position: the writer ends only after its last write, so once ENDED is
-      // seen, the position read next is final.
-      const state = Atomics.load(this.#signals, STATE);
-      const written = Number(Atomics.load(this.#positions, 0));
-      if (state === ABORTED) return 'aborted';
-      if (written > this.#read) {
-        const at = this.#read % capacity;
-        const n = Math.min(written - this.#read, capacity - at, slice);
-        consume(this.#data.subarray(at, at + n));
-        this.#read += n;
-        Atomics.store(this.#positions, 1 + this.#index, BigInt(this.#read));
-        Atomics.add(this.#signals, SPACE, 1);
-        Atomics.notify(this.#signals, SPACE);
-        continue;
+  drain(consume: (bytes: Buffer) => void, options?: { slice?: number; block?: boolean }): DrainOutcome;
+}
+
+/**
+ * The hashing-thread side. Self-contained (no reference outside its body, the layout numbers
+ * written out): hashing threads run it from its source text (see hash-thread.ts).
+ */
+export function ringReader(ring: RingBuffers, index: number): RingReader {
+  const positions = new BigInt64Array(ring.control);
+  const signals = new Int32Array(ring.signals);
+  const data = Buffer.from(ring.data);
+  const [dataSignal, spaceSignal, stateSignal, ended, aborted] = [0, 1, 2, 1, 2];
+  let read = 0;
+  return {
+    drain(consume, options = {}) {
+      const slice = options.slice ?? 2 ** 20;
+      const capacity = data.length;
+      for (;;) {
+        const dataSeen = Atomics.load(signals, dataSignal);
+        // State before position: the writer ends only after its last write, so once ended is
+        // seen, the position read next is final.
+        const state = Atomics.load(signals, stateSignal);
+        const written = Number(Atomics.load(positions, 0));
+        if (state === aborted) return 'aborted';
+        if (written > read) {
+          const at = read % capacity;
+          const n = Math.min(written - read, capacity - at, slice);
+          consume(data.subarray(at, at + n));
+          read += n;
+          Atomics.store(positions, 1 + index, BigInt(read));
+          Atomics.add(signals, spaceSignal, 1);
+          Atomics.notify(signals, spaceSignal);
+          continue;
+        }
+        if (state === ended) return 'ended';
+        if (options.block === false) return 'empty';
+        Atomics.wait(signals, dataSignal, dataSeen);
       }
-      if (state === ENDED) return 'ended';
-      if (options.block === false) return 'empty';
-      Atomics.wait(this.#signals, DATA, dataSeen);
-    }
-  }
+    },
+  };
 }

@@ -16,7 +16,7 @@ import {
   type PutResult,
 } from './blob-store.ts';
 import { checkKey, checkPrefix } from './key.ts';
-import { PutMeter } from './meter.ts';
+import { PUT_HIGH_WATER_MARK, PutMeter } from './meter.ts';
 import { checkRange } from './range.ts';
 import { removeStaleTempFiles, tempPathFor } from './temp-files.ts';
 
@@ -45,7 +45,11 @@ export class FsBlobStore implements BlobStore {
       const handle = await this.openTemp(temp);
       try {
         // flush: fsync before the stream closes the handle, so the rename publishes durable bytes.
-        await pipeline(body, meter, handle.createWriteStream({ flush: true }));
+        await pipeline(
+          body,
+          meter,
+          handle.createWriteStream({ flush: true, highWaterMark: PUT_HIGH_WATER_MARK }),
+        );
       } finally {
         await handle.close(); // already closed by the stream in most cases; harmless then
       }

@@ -1,7 +1,7 @@
 /**
  * What a put computes from the bytes it streams: whole-content digests (the package checksum)
  * and, for zips, the per-entry digests of the streaming scan. The same code runs on the event
- * loop (small puts) and in a hashing thread (large ones).
+ * loop; large puts hash the whole content on a thread instead (stream-hasher.ts).
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { HashAlgorithm } from '../../vnfd/csar/csar-info.ts';
@@ -45,14 +45,6 @@ export class HashJobs {
     for (const [algorithm, hash] of this.#hashes) digests[algorithm] = hash.digest('hex');
     return this.#scanner ? { digests, zipScan: this.#scanner.result() } : { digests };
   }
-}
-
-/** Splits a plan in parts that can run on separate threads. */
-export function splitPlan(plan: HashPlan): HashPlan[] {
-  const parts: HashPlan[] = [];
-  for (const algorithm of new Set(plan.digests ?? [])) parts.push({ digests: [algorithm] });
-  if (plan.zipScan) parts.push({ zipScan: plan.zipScan });
-  return parts;
 }
 
 /** Results of the parts of a plan, put back together. */

@@ -7,17 +7,13 @@
 
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pipeline as pipelineCallback, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
 import {
   BlobNotFoundError,
   type BlobStore,
@@ -49,6 +45,23 @@ export interface S3BlobStoreOptions {
   client?: S3Client;
 }
 
+/**
+ * The AWS SDK is loaded on first use: loading it costs every server about 15 MiB and 150 ms at
+ * start, and most run on the filesystem store. (Its packages are CommonJS: `import` and
+ * `require` give the same module.)
+ */
+const load = createRequire(import.meta.url);
+let clientS3: typeof ClientS3 | undefined;
+let libStorage: typeof LibStorage | undefined;
+const s3 = (): typeof ClientS3 => {
+  clientS3 ??= load('@aws-sdk/client-s3') as typeof ClientS3;
+  return clientS3;
+};
+const storage = (): typeof LibStorage => {
+  libStorage ??= load('@aws-sdk/lib-storage') as typeof LibStorage;
+  return libStorage;
+};
+
 const statusOf = (err: unknown) =>
   (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 const isNotFound = (err: unknown) =>
@@ -56,7 +69,6 @@ const isNotFound = (err: unknown) =>
 
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
-  readonly client: S3Client;
   readonly bucket: string;
   readonly prefix: string;
   readonly cacheDir: string;
@@ -71,18 +83,26 @@ export class S3BlobStore implements BlobStore {
     this.cacheDir = resolve(options.cacheDir);
     this.partSize = options.partSize ?? 8 * 2 ** 20;
     this.queueSize = options.queueSize ?? 4;
-    this.client =
-      options.client ??
-      new S3Client({
-        region: options.region || 'us-east-1',
-        endpoint: options.endpoint || undefined,
-        forcePathStyle: options.forcePathStyle ?? true,
-        credentials: options.credentials,
-        // S3-compatible stores (MinIO, Ceph, s3rver) do not all take the SDK's default CRC
-        // trailers; our own digests are computed while streaming anyway.
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      });
+    this.#client = options.client;
+    this.#clientConfig = {
+      region: options.region || 'us-east-1',
+      endpoint: options.endpoint || undefined,
+      forcePathStyle: options.forcePathStyle ?? true,
+      credentials: options.credentials,
+      // S3-compatible stores (MinIO, Ceph, s3rver) do not all take the SDK's default CRC
+      // trailers; our own digests are computed while streaming anyway.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    };
+  }
+
+  #client: S3Client | undefined;
+  readonly #clientConfig: S3ClientConfig;
+
+  /** The S3 client (made on first use). */
+  get client(): S3Client {
+    this.#client ??= new (s3().S3Client)(this.#clientConfig);
+    return this.#client;
   }
 
   private objectKey(key: string): string {
@@ -103,7 +123,7 @@ export class S3BlobStore implements BlobStore {
       failure ??= err;
     });
     pipelineCallback(body, meter, () => {});
-    const upload = new Upload({
+    const upload = new (storage().Upload)({
       client: this.client,
       params: { Bucket: this.bucket, Key, Body: meter },
       partSize: this.partSize,
@@ -126,7 +146,7 @@ export class S3BlobStore implements BlobStore {
     if (range) checkRange(range);
     try {
       const response = await this.client.send(
-        new GetObjectCommand({
+        new (s3().GetObjectCommand)({
           Bucket: this.bucket,
           Key,
           Range: range ? `bytes=${range.start}-${range.end}` : undefined,
@@ -145,7 +165,7 @@ export class S3BlobStore implements BlobStore {
   async stat(key: string): Promise<{ size: number; modified: Date } | undefined> {
     const Key = this.objectKey(key);
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
+      const head = await this.client.send(new (s3().HeadObjectCommand)({ Bucket: this.bucket, Key }));
       return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0) };
     } catch (err) {
       if (isNotFound(err)) return undefined;
@@ -155,7 +175,7 @@ export class S3BlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     const Key = this.objectKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key }));
+    await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.bucket, Key }));
     await rm(this.cachePath(key), { force: true });
   }
 
@@ -164,7 +184,11 @@ export class S3BlobStore implements BlobStore {
     let ContinuationToken: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix + prefix, ContinuationToken }),
+        new (s3().ListObjectsV2Command)({
+          Bucket: this.bucket,
+          Prefix: this.prefix + prefix,
+          ContinuationToken,
+        }),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key?.startsWith(this.prefix)) yield object.Key.slice(this.prefix.length);
@@ -206,7 +230,7 @@ export class S3BlobStore implements BlobStore {
     const temp = tempPathFor(path);
     try {
       const response = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
+        new (s3().GetObjectCommand)({ Bucket: this.bucket, Key: this.objectKey(key) }),
       );
       await pipeline(response.Body as Readable, createWriteStream(temp, { flags: 'wx' }));
       const written = await stat(temp);

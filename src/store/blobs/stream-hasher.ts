@@ -6,8 +6,10 @@
  * on the event loop (correct, only slower), which bounds the threads and their memory.
  */
 import { Worker } from 'node:worker_threads';
+import { NODE_HASH_NAMES } from '../../vnfd/csar/digest-range.ts';
 import { createRing, RingWriter } from './byte-ring.ts';
-import { HashJobs, type HashPlan, type HashResults, mergeResults, splitPlan } from './hash-jobs.ts';
+import { HashJobs, type HashPlan, type HashResults, mergeResults } from './hash-jobs.ts';
+import { HASH_THREAD_SOURCE, type HashThreadData } from './hash-thread.ts';
 
 export interface StreamHasher {
   /** Feeds the next chunk; a promise when the hashing threads are behind (wait for it). */
@@ -50,42 +52,44 @@ function inlineHasher(jobs: HashJobs): StreamHasher {
 }
 
 /**
- * The whole-content digests each on a thread of their own. The zip scan stays on the event
- * loop: it hashes only the stored entries, and on two cores the event loop (receiving, copying,
- * scanning) and the sha-512 thread then carry about the same load.
+ * The whole-content digests on a thread of their own. The zip scan stays on the event loop: it
+ * hashes only the stored entries, and on two cores the event loop (receiving, copying,
+ * scanning) and the sha-512 thread then carry about the same load; a second thread would cost
+ * its memory for no gain.
  */
 class ThreadedHasher implements StreamHasher {
   readonly #inline: HashJobs;
   readonly #writer: RingWriter;
-  readonly #workers: Worker[] = [];
-  readonly #results: Promise<HashResults>[] = [];
+  readonly #worker: Worker;
+  readonly #result: Promise<HashResults>;
   #released = false;
 
   constructor(plan: HashPlan) {
     threadedPuts++;
-    const threads = splitPlan({ digests: plan.digests });
     this.#inline = new HashJobs({ zipScan: plan.zipScan });
-    const ring = createRing(RING_BYTES, threads.length);
+    const ring = createRing(RING_BYTES, 1);
     this.#writer = new RingWriter(ring);
-    threads.forEach((part, reader) => {
-      const worker = new Worker(new URL('./hash-worker.ts', import.meta.url), {
-        workerData: { ring, reader, plan: part },
-        resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
-      });
-      worker.unref();
-      const result = new Promise<HashResults>((resolve, reject) => {
-        const fail = (err: Error) => {
-          this.#writer.fail(err);
-          reject(err);
-        };
-        worker.once('message', resolve);
-        worker.once('error', fail);
-        worker.once('exit', (code) => fail(new Error(`a hashing thread stopped (exit code ${code})`)));
-      });
-      result.catch(() => {}); // observed by finish(); an aborted put never asks
-      this.#workers.push(worker);
-      this.#results.push(result);
+    const workerData: HashThreadData = {
+      ring,
+      reader: 0,
+      algorithms: [...new Set(plan.digests ?? [])].map((a) => [a, NODE_HASH_NAMES[a]]),
+    };
+    this.#worker = new Worker(HASH_THREAD_SOURCE, {
+      eval: true,
+      workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
     });
+    this.#worker.unref();
+    this.#result = new Promise<HashResults>((resolve, reject) => {
+      const fail = (err: Error) => {
+        this.#writer.fail(err);
+        reject(err);
+      };
+      this.#worker.once('message', resolve);
+      this.#worker.once('error', fail);
+      this.#worker.once('exit', (code) => fail(new Error(`the hashing thread stopped (exit code ${code})`)));
+    });
+    this.#result.catch(() => {}); // observed by finish(); an aborted put never asks
   }
 
   update(chunk: Buffer): Promise<void> | undefined {
@@ -96,8 +100,8 @@ class ThreadedHasher implements StreamHasher {
   async finish(): Promise<HashResults> {
     this.#writer.end();
     try {
-      const parts = await Promise.all(this.#results);
-      return mergeResults([this.#inline.results(), ...parts]);
+      const threaded = await this.#result;
+      return mergeResults([this.#inline.results(), threaded]);
     } finally {
       this.#release();
     }
@@ -105,7 +109,7 @@ class ThreadedHasher implements StreamHasher {
 
   abort(): void {
     this.#writer.abort();
-    for (const worker of this.#workers) void worker.terminate();
+    void this.#worker.terminate();
     this.#release();
   }
 

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import yazl from 'yazl';
-import { createRing, RingReader, RingWriter } from '../../../src/store/blobs/byte-ring.ts';
+import { createRing, RingWriter, ringReader } from '../../../src/store/blobs/byte-ring.ts';
 import { HashJobs, type HashPlan } from '../../../src/store/blobs/hash-jobs.ts';
 import { createStreamHasher, THREAD_THRESHOLD } from '../../../src/store/blobs/stream-hasher.ts';
 
@@ -82,7 +82,7 @@ describe('stream hasher', () => {
   test('ring: a slow reader holds the writer back, every byte arrives in order', async () => {
     const ring = createRing(1024, 1);
     const writer = new RingWriter(ring);
-    const reader = new RingReader(ring, 0);
+    const reader = ringReader(ring, 0);
     const content = randomBytes(5000);
     // Nothing read yet: the first 1024 bytes fit, the rest has to wait for room.
     assert.equal(writer.write(content.subarray(0, 1024)), undefined);
@@ -114,7 +114,7 @@ describe('stream hasher', () => {
     writer.write(Buffer.alloc(10));
     writer.abort();
     assert.equal(
-      new RingReader(ring, 1).drain(() => {}),
+      ringReader(ring, 1).drain(() => {}),
       'aborted',
     );
     assert.throws(() => writer.write(Buffer.alloc(1)), /aborted/);
