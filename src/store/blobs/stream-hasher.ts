@@ -29,7 +29,7 @@ export interface HasherOptions {
 export const THREAD_THRESHOLD = 16 * 2 ** 20;
 /** Puts hashed by threads at the same time; the others hash on the event loop. */
 const MAX_THREADED_PUTS = 2;
-const RING_BYTES = 8 * 2 ** 20;
+const RING_BYTES = 4 * 2 ** 20;
 
 let threadedPuts = 0;
 
