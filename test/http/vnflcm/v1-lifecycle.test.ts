@@ -2,7 +2,7 @@
  * The whole life of a VNF instance over /vnflcm/v1 (SOL002/SOL003 v2.6.1, API 1.3.0) on the
  * simulated VIM, from a real Tacker sample onboarded through the package API, on SQLite and
  * PostgreSQL: create (package IN_USE), instantiate, scale out and in, heal (SOL002 vnfcInstanceId
- * and SOL003 whole VNF), change external connectivity (v2.6.1 cpConfig array), modify (PATCH with
+ * and SOL003 whole VNF), operate, change external connectivity (v2.6.1 cpConfig array), modify (PATCH with
  * If-Match, vimConnectionInfo array and vimConnectionInfoDeleteIds), terminate, delete (package
  * NOT_IN_USE) — every instance and op occ checked against the ETSI v2.6.1 schemas. Then the 409
  * rules and the other refusals, and the separation of v1 and v2 instances.
@@ -80,7 +80,7 @@ for (const dialect of DIALECTS) {
       return op;
     };
 
-    test('create → instantiate → scale → heal → change ext conn → modify → terminate → delete', async () => {
+    test('create → instantiate → scale → heal → operate → change ext conn → modify → terminate → delete', async () => {
       const base = server.url;
       // Create: NOT_INSTANTIATED, package facts copied, package IN_USE.
       const created = await http<InstanceV1>(base, 'POST', `${V1}/vnf_instances`, {
@@ -210,6 +210,20 @@ for (const dialect of DIALECTS) {
         healAll.resourceChanges?.affectedVnfcs.filter((c) => c.changeType === 'MODIFIED').length,
         3,
       );
+
+      // Operate (SOL002: one VNFC by its vnfcResourceInfo id), then the whole VNF.
+      const one = now.instantiatedVnfInfo?.vnfcResourceInfo?.[0];
+      assert.ok(one);
+      await run(inst.id, 'operate', {
+        vnfcInstanceId: [one.id],
+        changeStateTo: 'STOPPED',
+        stopType: 'FORCEFUL',
+      });
+      assert.equal((await show(inst.id)).instantiatedVnfInfo?.vnfState, 'STARTED', 'others still run');
+      await run(inst.id, 'operate', { changeStateTo: 'STOPPED', stopType: 'FORCEFUL' });
+      assert.equal((await show(inst.id)).instantiatedVnfInfo?.vnfState, 'STOPPED');
+      await run(inst.id, 'operate', { changeStateTo: 'STARTED' });
+      assert.equal((await show(inst.id)).instantiatedVnfInfo?.vnfState, 'STARTED');
 
       // Change external connectivity with a v2.6.1 request (cpConfig is an array).
       const extLink = extVirtualLinkV1('ext-1', 'net-ext-1');
@@ -358,6 +372,9 @@ for (const dialect of DIALECTS) {
         'INSTANTIATE',
         'MODIFY_INFO',
         'MODIFY_INFO',
+        'OPERATE',
+        'OPERATE',
+        'OPERATE',
         'SCALE',
         'SCALE',
         'SCALE_TO_LEVEL',
@@ -500,6 +517,9 @@ for (const dialect of DIALECTS) {
       const running = await startTaskV1(base, inst.id, 'instantiate', INSTANTIATE);
       await waitOpOccV1(base, running, ['PROCESSING']);
       await faultTaken();
+      const processing = await waitOpOccV1(base, running, ['PROCESSING']);
+      assertOpOccV1(processing, 'PROCESSING op occ');
+      assert.deepEqual(Object.keys(processing._links).sort(), ['cancel', 'self', 'vnfInstance']);
       const second = await post('instantiate', INSTANTIATE);
       assert.ok(isProblem(second, 409));
       assert.match((second.body as { detail: string }).detail, /busy/);
@@ -537,6 +557,64 @@ for (const dialect of DIALECTS) {
       assert.equal(rb.status, 202, rb.text);
       assert.equal((await waitOpOccV1(base, running)).operationState, 'ROLLED_BACK');
       assert.equal((await runTaskV1(base, inst.id, 'instantiate', INSTANTIATE)).operationState, 'COMPLETED');
+    });
+
+    test('instantiate with a v2.6.1 vimConnectionInfo array: credentials are sealed, never shown', async () => {
+      const base = server.url;
+      const secret = 'v1-secret-value';
+      const inst = await createInstanceV1(base, vnfdId, { vnfInstanceName: 'with-vim' });
+      const vim = {
+        id: 'vim1',
+        vimType: 'BOSUN.SIM.V1',
+        interfaceInfo: { endpoint: 'http://sim.invalid', password: secret },
+        accessInfo: { username: 'u', password: secret },
+      };
+      const op = await run(inst.id, 'instantiate', { ...INSTANTIATE, vimConnectionInfo: [vim] });
+      assert.deepEqual(op.operationParams.vimConnectionInfo, [
+        { id: 'vim1', vimType: 'BOSUN.SIM.V1', interfaceInfo: { endpoint: 'http://sim.invalid' } },
+      ]);
+      assert.equal(JSON.stringify(op).includes(secret), false);
+      const now = await show(inst.id);
+      assert.deepEqual(now.vimConnectionInfo, [
+        { id: 'vim1', vimType: 'BOSUN.SIM.V1', interfaceInfo: { endpoint: 'http://sim.invalid' } },
+      ]);
+      for (const v of now.instantiatedVnfInfo?.vnfcResourceInfo ?? []) {
+        assert.equal(v.computeResource.vimConnectionId, 'vim1');
+      }
+      const listed = await http<unknown[]>(base, 'GET', `${V1}/vnf_instances?all_fields`, { headers: H1 });
+      assert.equal(listed.status, 200);
+      assert.ok(listed.body.length > 0);
+      for (const item of listed.body) assertInstanceV1(item, 'listed instance');
+      assert.equal(listed.text.includes(secret), false);
+      const occs = await http(base, 'GET', `${V1}/vnf_lcm_op_occs?all_fields`, { headers: H1 });
+      assert.equal(occs.text.includes(secret), false);
+      // Filters use the v2.6.1 vocabulary: vimConnectionInfo entries, vnfPkgId.
+      const byVim = await http<{ id: string }[]>(
+        base,
+        'GET',
+        `${V1}/vnf_instances?filter=(eq,vimConnectionInfo/id,vim1)`,
+        { headers: H1 },
+      );
+      assert.deepEqual(
+        byVim.body.map((i) => i.id),
+        [inst.id],
+      );
+      const byPkg = await http<{ id: string }[]>(
+        base,
+        'GET',
+        `${V1}/vnf_instances?filter=(eq,vnfPkgId,${pkgId})`,
+        { headers: H1 },
+      );
+      assert.ok(byPkg.body.some((i) => i.id === inst.id));
+      assert.ok(
+        isProblem(
+          await http(base, 'GET', `${V1}/vnf_instances?filter=(eq,instantiatedVnfInfo/vnfcInfo/id,x)`, {
+            headers: H1,
+          }),
+          400,
+        ),
+      );
+      await run(inst.id, 'terminate', { terminationType: 'FORCEFUL' });
     });
 
     test('v1 and v2 instances and op occs are separate', async () => {
