@@ -45,6 +45,8 @@ flow_package() {
   "$repo/bin/bosun" package build "$dir" -o "$out" >/dev/null
 }
 
+# TACKERCLIENT_CSAR runs the flow on another package instead; it must have the flow's names
+# (flavour simple, aspect VDU1_scale, ext CP VDU1_CP1), like the change-vnfpkg target below.
 csar=${TACKERCLIENT_CSAR:-}
 if [ -z "$csar" ]; then
   csar="$work/flow-package.zip"
