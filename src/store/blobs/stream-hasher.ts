@@ -77,7 +77,7 @@ class ThreadedHasher implements StreamHasher {
     this.#worker = new Worker(HASH_THREAD_SOURCE, {
       eval: true,
       workerData,
-      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
     });
     this.#worker.unref();
     this.#result = new Promise<HashResults>((resolve, reject) => {
