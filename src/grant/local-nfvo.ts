@@ -1,11 +1,12 @@
 /**
  * The local NFVO: grants every request on the instance's VIM. New COMPUTE resources are spread
- * over the VIM's availability zones (the least loaded zone first), honouring zone-scope affinity
+ * over the VIM's availability zones (the zone with fewest of the instance's VNFCs first, ties at
+ * random so that instances spread too), honouring zone-scope affinity
  * (same zone as the other members) and anti-affinity (a zone no other member uses); when a rule
  * cannot be met the grant is refused unless the constraint allows best effort. Software images
  * and compute flavours of the added resources are returned as vimAssets.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
 import { type GrantContext, GrantRefused, type Nfvo } from './nfvo.ts';
 import type {
@@ -74,7 +75,10 @@ function assignZones(request: GrantRequest, context: GrantContext): Map<string, 
       if (next.length > 0) candidates = next;
     }
     if (refusal) throw new GrantRefused(refusal);
-    const zone = candidates.reduce((best, z) => ((load.get(z) ?? 0) < (load.get(best) ?? 0) ? z : best));
+    // The least loaded candidate; ties broken at random so that new instances spread over zones.
+    const least = Math.min(...candidates.map((z) => load.get(z) ?? 0));
+    const lightest = candidates.filter((z) => (load.get(z) ?? 0) === least);
+    const zone = lightest[randomInt(lightest.length)];
     load.set(zone, (load.get(zone) ?? 0) + 1);
     assigned.set(r.id, zone);
     out.set(r.id, zone);

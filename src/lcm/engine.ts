@@ -62,6 +62,8 @@ interface Run {
   target: LcmPackage;
   flavour?: Flavour;
   facts: Params;
+  /** A cancel asked for, as last read from the op occ (every save reads it back). */
+  cancelMode?: CancelMode;
 }
 
 const EMPTY_CHANGES: ResourceChanges = {
@@ -136,27 +138,24 @@ async function prepare(
     target,
     flavour,
     facts,
+    cancelMode: opOcc.isCancelPending ? (opOcc.cancelMode ?? 'GRACEFUL') : undefined,
   };
 }
 
 // ------------------------------------------------------------------ boundaries and persistence
 
-async function boundary(run: Run): Promise<void> {
+/** Between two steps: stop for a lost lease, a shutdown, or a cancel (as the last save read it). */
+function boundary(run: Run): void {
   if (run.control.abortReason() === 'lease') throw new LeaseLost();
   if (run.control.stopping()) throw new Requeue();
-  const fresh = await run.store.findOpOcc(run.deps.db.kysely, run.opOcc.id);
-  if (!fresh || fresh.leaseOwner !== run.owner) throw new LeaseLost();
-  if (fresh.isCancelPending) throw new CancelledError(fresh.cancelMode ?? 'GRACEFUL');
+  if (run.cancelMode) throw new CancelledError(run.cancelMode);
 }
 
+/** Records progress (fenced by the lease) and reads back a cancel request. */
 async function save(run: Run): Promise<void> {
-  const ok = await run.store.changeOpOcc(
-    run.deps.db.kysely,
-    run.opOcc.id,
-    { progress: run.progress },
-    { owner: run.owner },
-  );
-  if (!ok) throw new LeaseLost();
+  const state = await run.store.saveProgress(run.deps.db.kysely, run.opOcc.id, run.progress, run.owner);
+  if (!state) throw new LeaseLost();
+  run.cancelMode = state.cancelMode;
 }
 
 /** The error a step threw, corrected for why the run was aborted. */
@@ -173,7 +172,7 @@ async function forward(run: Run): Promise<void> {
   for (const step of STEPS[run.opOcc.operation]) {
     if (run.progress.steps[step] === 'done') continue;
     try {
-      await boundary(run);
+      boundary(run);
       run.progress.steps[step] = 'started';
       run.progress.failedStep = undefined;
       await save(run);
@@ -209,6 +208,7 @@ async function enterProcessing(run: Run): Promise<void> {
   });
   if (!done) throw new LeaseLost();
   run.opOcc = done.opOcc;
+  if (done.opOcc.isCancelPending) run.cancelMode = done.opOcc.cancelMode ?? 'GRACEFUL';
 }
 
 const STEP_RUN: Readonly<Record<StepName, (run: Run) => Promise<unknown>>> = {
@@ -492,7 +492,7 @@ async function rollback(run: Run): Promise<void> {
   let current = 'rollback-start-hook';
   try {
     if (progress.rollbackHooks.start !== 'done') {
-      await boundary(run);
+      boundary(run);
       await hookStep(run, ROLLBACK_HOOKS.start(def.hook));
       progress.rollbackHooks.start = 'done';
       await save(run);
@@ -501,7 +501,7 @@ async function rollback(run: Run): Promise<void> {
     for (const step of [...STEPS[run.opOcc.operation]].reverse()) {
       if (!progress.steps[step] || !COMPENSATED.has(step) || progress.compensated[step] === 'done') continue;
       current = `rollback-${step}`;
-      await boundary(run);
+      boundary(run);
       progress.compensated[step] = 'started';
       await save(run);
       if ('as' in decision) {
@@ -516,7 +516,7 @@ async function rollback(run: Run): Promise<void> {
     }
     current = 'rollback-end-hook';
     if (progress.rollbackHooks.end !== 'done') {
-      await boundary(run);
+      boundary(run);
       await hookStep(run, ROLLBACK_HOOKS.end(def.hook));
       progress.rollbackHooks.end = 'done';
       await save(run);

@@ -25,6 +25,7 @@ import { taskRefusal } from './op-states.ts';
 import type { Params } from './operation-def.ts';
 import { OPERATION_DEFS } from './operations/index.ts';
 import { loadLcmPackage, packageByVnfdId, refreshUsage } from './packages.ts';
+import { notifyWorkers } from './pg-wakeup.ts';
 import { emptyProgress } from './progress.ts';
 import type { LcmStore } from './store.ts';
 import { transition } from './transition.ts';
@@ -201,6 +202,7 @@ export async function startOperation(
     return record;
   });
   wakeRunners();
+  await notifyWorkers(svc.db);
   return opOcc;
 }
 
@@ -239,6 +241,7 @@ export async function retryOpOcc(svc: LcmService, id: string): Promise<OpOccReco
   });
   if (!done) throw gone(id);
   wakeRunners();
+  await notifyWorkers(svc.db);
   return done.opOcc;
 }
 
@@ -283,6 +286,7 @@ export async function rollbackOpOcc(svc: LcmService, id: string): Promise<OpOccR
   });
   if (!done) throw gone(id);
   wakeRunners();
+  await notifyWorkers(svc.db);
   return done.opOcc;
 }
 
@@ -339,5 +343,6 @@ export async function cancelOpOcc(svc: LcmService, id: string, mode: CancelMode)
   if (!changed) throw gone(id);
   cancelRequested(id, mode);
   wakeRunners();
+  await notifyWorkers(svc.db, { opOccId: id, mode });
   return (await svc.store.findOpOcc(svc.db.kysely, id)) as OpOccRecord;
 }

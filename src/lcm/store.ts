@@ -353,6 +353,34 @@ export class LcmStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /**
+   * Records a worker's progress (fenced by its lease) and reads back whether a cancel was asked
+   * for, in one statement; undefined when the lease is lost.
+   */
+  async saveProgress(
+    db: Executor,
+    id: string,
+    progress: Progress,
+    owner: string,
+  ): Promise<{ cancelMode?: CancelMode } | undefined> {
+    const rows = await db
+      .updateTable(this.opOccs)
+      .set((eb) => ({
+        progress: JSON.stringify(progress),
+        updated_at: nowIso(),
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .returning(['is_cancel_pending', 'cancel_mode'])
+      .execute();
+    const row = rows[0];
+    if (!row) return undefined;
+    return bool(row.is_cancel_pending)
+      ? { cancelMode: (row.cancel_mode as CancelMode | null) ?? 'GRACEFUL' }
+      : {};
+  }
+
   // ------------------------------------------------------------------ jobs
 
   /** Op occs a worker may claim now: queued ones. */

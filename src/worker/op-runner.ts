@@ -11,6 +11,7 @@ import { runOpOcc } from '../lcm/engine.ts';
 import type { EngineDeps } from '../lcm/engine-deps.ts';
 import type { OperationState } from '../lcm/model.ts';
 import { ABANDONED_TO } from '../lcm/op-states.ts';
+import { PgWakeupListener } from '../lcm/pg-wakeup.ts';
 import { parseProgress } from '../lcm/progress.ts';
 import { LCM_STORES, type LcmStore } from '../lcm/store.ts';
 import { transition } from '../lcm/transition.ts';
@@ -28,6 +29,7 @@ export class OpRunner {
   #ticking: Promise<void> | undefined;
   #again = false;
   #unsubscribe: (() => void)[] = [];
+  #listener: PgWakeupListener | undefined;
 
   constructor(deps: EngineDeps, stores: readonly LcmStore[] = LCM_STORES) {
     this.#deps = deps;
@@ -36,15 +38,18 @@ export class OpRunner {
 
   start(): void {
     this.#stopped = false;
-    this.#unsubscribe = [
-      onWake(() => this.wake()),
-      onCancel((id, mode) => {
-        const controller = this.#aborts.get(id);
-        if (mode !== 'FORCEFUL' || !controller || this.#reasons.has(id)) return;
-        this.#reasons.set(id, 'cancel');
-        controller.abort(new Error('cancelled'));
-      }),
-    ];
+    const cancel = (id: string, mode: string) => {
+      const controller = this.#aborts.get(id);
+      if (mode !== 'FORCEFUL' || !controller || this.#reasons.has(id)) return;
+      this.#reasons.set(id, 'cancel');
+      controller.abort(new Error('cancelled'));
+    };
+    this.#unsubscribe = [onWake(() => this.wake()), onCancel(cancel)];
+    const { db, config, logger } = this.#deps;
+    if (db.dialect === 'postgres') {
+      this.#listener = new PgWakeupListener(config.database.url, { wake: () => this.wake(), cancel }, logger);
+      this.#listener.start();
+    }
     this.wake();
   }
 
@@ -77,6 +82,7 @@ export class OpRunner {
   async stop(graceMs = this.#deps.config.server.shutdownTimeoutMs): Promise<void> {
     this.#stopped = true;
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    await this.#listener?.stop();
     clearTimeout(this.#timer);
     await this.#ticking;
     let timer: NodeJS.Timeout | undefined;
