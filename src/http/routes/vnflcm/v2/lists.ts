@@ -9,8 +9,30 @@ import { parseProgress } from '../../../../lcm/progress.ts';
 import { instanceFromRow, type LcmStore, OP_OCC_LIST_COLUMNS, opOccFromRow } from '../../../../lcm/store.ts';
 import type { LcmOpOccsTable, VnfInstancesTable } from '../../../../store/db/tables.ts';
 import type { AttributeMap } from '../../../sol013/attributes.ts';
-import type { ListResource } from '../../../sol013/list-query.ts';
+import type { ListQuery, ListResource } from '../../../sol013/list-query.ts';
 import { toInstanceV2, toOpOccV2, type VnfInstanceV2, type VnfLcmOpOccV2 } from './views.ts';
+
+/**
+ * The default-excluded attributes a list request needs after all (asked for by a selector or
+ * named in its filter); the others' JSON columns are not even parsed — they are the bulk of a row.
+ */
+const neededCache = new WeakMap<FastifyRequest, Set<string>>();
+function needed(request: FastifyRequest, excluded: readonly string[]): Set<string> {
+  let found = neededCache.get(request);
+  if (found) return found;
+  const q = (request.query ?? {}) as ListQuery & {
+    all_fields?: string;
+    fields?: string;
+    exclude_fields?: string;
+  };
+  if (q.all_fields !== undefined || q.exclude_fields !== undefined) found = new Set(excluded);
+  else {
+    const fields = new Set((q.fields ?? '').split(',').map((f) => f.split('/')[0]));
+    found = new Set(excluded.filter((a) => fields.has(a) || (q.filter ?? '').includes(a)));
+  }
+  neededCache.set(request, found);
+  return found;
+}
 
 const handle = (prefix: string): AttributeMap => ({
   [`${prefix}/resourceId`]: { type: 'string' },
@@ -83,7 +105,15 @@ export function instanceList(store: LcmStore): ListResource<VnfInstancesTable, V
     },
     keyColumn: 'id',
     keyOf: (row) => row.id,
-    toView: (row, request: FastifyRequest) => toInstanceV2(instanceFromRow(row), request),
+    toView: (row, request: FastifyRequest) =>
+      toInstanceV2(
+        instanceFromRow(
+          needed(request, INSTANCE_EXCLUDED).has('instantiatedVnfInfo')
+            ? row
+            : { ...row, instantiated_vnf_info: null },
+        ),
+        request,
+      ),
   };
 }
 
