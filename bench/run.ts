@@ -5,10 +5,12 @@
  *   vnfd        package verification (1 GiB image) vs sha256sum, VNFD parse + model rate
  *   packages    1 GiB upload + onboarding over HTTP, concurrent uploads, list with 10,000 packages
  *   notify      notification deliveries/s, draining 10,000 after a restart, nine fast subscribers next to a slow one
+ *   lcm         LCM operations/s and POST→COMPLETED latency on the simulated VIM (SQLite, PostgreSQL with
+ *               two workers), 100 concurrent instantiations, instance and op occ lists with 10,000 stored
  */
 import { spawnSync } from 'node:child_process';
 
-const SUITES = ['foundation', 'vnfd', 'packages', 'notify'];
+const SUITES = ['foundation', 'vnfd', 'packages', 'notify', 'lcm'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !SUITES.includes(w));
 if (unknown.length) {

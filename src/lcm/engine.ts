@@ -176,7 +176,9 @@ async function forward(run: Run): Promise<void> {
       run.progress.steps[step] = 'started';
       run.progress.failedStep = undefined;
       await save(run);
+      const started = Date.now();
       const output = await STEP_RUN[step](run);
+      run.deps.logger.debug({ vnfLcmOpOccId: run.opOcc.id, step, ms: Date.now() - started }, 'LCM step done');
       run.progress.steps[step] = 'done';
       if (output !== undefined) run.progress.outputs[step] = output;
       if (step === 'grant') await enterProcessing(run);
