@@ -30,10 +30,6 @@ export class HashJobs {
     this.#scanner = plan.zipScan ? new ZipStreamScanner(plan.zipScan) : undefined;
   }
 
-  get empty(): boolean {
-    return this.#hashes.length === 0 && !this.#scanner;
-  }
-
   update(bytes: Buffer): void {
     for (const [, hash] of this.#hashes) hash.update(bytes);
     this.#scanner?.update(bytes);

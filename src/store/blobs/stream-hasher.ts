@@ -1,9 +1,9 @@
 /**
  * Hashes the content of a put while it streams. Small contents are hashed on the event loop;
- * large ones (or of unknown size) are copied once into a shared ring that hashing threads read,
- * so that the sha-512 of a GiB package runs on another core than the one receiving it, and the
- * event loop stays free for the API. A few large puts at a time get threads; more are hashed
- * on the event loop (correct, only slower), which bounds the threads and their memory.
+ * for large ones (or of unknown size) each chunk is copied once into a shared ring that a
+ * hashing thread reads, so that the sha-512 of a GiB package runs on another core than the one
+ * receiving it. A few large puts at a time get a thread; more are hashed on the event loop
+ * (correct, only slower), which bounds the threads and their memory.
  */
 import { Worker } from 'node:worker_threads';
 import { NODE_HASH_NAMES } from '../../vnfd/csar/digest-range.ts';
@@ -34,10 +34,9 @@ const RING_BYTES = 4 * 2 ** 20;
 let threadedPuts = 0;
 
 export function createStreamHasher(plan: HashPlan, options: HasherOptions = {}): StreamHasher {
-  const jobs = new HashJobs(plan);
   const large = options.sizeHint === undefined || options.sizeHint >= THREAD_THRESHOLD;
-  if (jobs.empty || !large || threadedPuts >= MAX_THREADED_PUTS) return inlineHasher(jobs);
-  return new ThreadedHasher(plan);
+  const threaded = (plan.digests?.length ?? 0) > 0 && large && threadedPuts < MAX_THREADED_PUTS;
+  return threaded ? new ThreadedHasher(plan) : inlineHasher(new HashJobs(plan));
 }
 
 function inlineHasher(jobs: HashJobs): StreamHasher {
