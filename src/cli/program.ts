@@ -4,12 +4,14 @@ import { BOSUN_VERSION } from '../version.ts';
 import { registerAuthClient } from './commands/auth-client.ts';
 import { registerConfig } from './commands/config-show.ts';
 import { registerDb } from './commands/db.ts';
+import { registerOp } from './commands/op.ts';
 import { registerPackage } from './commands/package.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerSim } from './commands/sim.ts';
 import { registerSubscription } from './commands/subscription.ts';
 import { registerVersion } from './commands/version.ts';
 import { registerVimCommands } from './commands/vim.ts';
+import { registerVnf } from './commands/vnf.ts';
 
 export function createProgram(): Command {
   const program = new Command('bosun')
@@ -21,6 +23,8 @@ export function createProgram(): Command {
   registerDb(program);
   registerAuthClient(program);
   registerPackage(program);
+  registerVnf(program);
+  registerOp(program);
   registerSubscription(program);
   registerVimCommands(program);
   registerSim(program);

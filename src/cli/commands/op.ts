@@ -1,0 +1,133 @@
+/**
+ * `bosun op list|show|retry|rollback|fail|cancel`: LCM operation occurrences (op occs) over
+ * /vnflcm/v2 (or /vnflcm/v1 with --api-version 1). retry, rollback and cancel take --wait and
+ * follow the op occ to its end, as the operations of `bosun vnf` do.
+ */
+import type { Command } from 'commander';
+import type { OpOcc } from '../api-client/vnf-instances.ts';
+import { CliError, emit, printTable } from '../output.ts';
+import {
+  errorLines,
+  finish,
+  type LcmOptions,
+  lcmCommand,
+  lcmOf,
+  nextSteps,
+  say,
+  type WaitOptions,
+  withWait,
+} from './lcm-common.ts';
+import { listQuery, withListOptions } from './vnf.ts';
+
+const row = (o: OpOcc) => ({
+  id: o.id,
+  operation: o.operation,
+  state: o.operationState,
+  vnfInstance: o.vnfInstanceId,
+  started: o.startTime,
+  stateEntered: o.stateEnteredTime,
+});
+
+/** `ADDED 2, REMOVED 1` per kind of resource change. */
+function changes(o: OpOcc): string[] {
+  const lines: string[] = [];
+  for (const [kind, list] of Object.entries(o.resourceChanges ?? {})) {
+    if (!Array.isArray(list) || list.length === 0) continue;
+    const counts = new Map<string, number>();
+    for (const c of list) counts.set(c.changeType, (counts.get(c.changeType) ?? 0) + 1);
+    lines.push(`${kind.padEnd(24)} ${[...counts].map(([t, n]) => `${t} ${n}`).join(', ')}`);
+  }
+  return lines;
+}
+
+function printOpOcc(o: OpOcc, next?: string): void {
+  const line = (key: string, value: unknown) => {
+    if (value !== undefined && value !== null && value !== '') {
+      say(`${key.padEnd(24)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    }
+  };
+  for (const key of [
+    'id',
+    'operation',
+    'operationState',
+    'vnfInstanceId',
+    'startTime',
+    'stateEnteredTime',
+    'isAutomaticInvocation',
+    'isCancelPending',
+    'cancelMode',
+    'grantId',
+    'operationParams',
+  ]) {
+    line(key, o[key]);
+  }
+  for (const l of changes(o)) say(l);
+  if (o.changedInfo) line('changedInfo', o.changedInfo);
+  if (o.error) for (const l of errorLines(o.error)) say(l);
+  if (next) say(`next: ${next}`);
+}
+
+export function registerOp(program: Command): void {
+  const op = program
+    .command('op')
+    .description('LCM operation occurrences: list, show, retry, rollback, fail, cancel');
+
+  withListOptions(lcmCommand(op, 'list', 'list op occs (every page)'), '(eq,operationState,FAILED_TEMP)')
+    .option('--instance <id>', "only this VNF instance's (adds (eq,vnfInstanceId,<id>) to the filter)")
+    .action(async (opts: Parameters<typeof listQuery>[0] & { instance?: string }) => {
+      const byInstance = opts.instance ? `(eq,vnfInstanceId,${opts.instance})` : undefined;
+      const filter = [opts.filter, byInstance].filter(Boolean).join(';') || undefined;
+      const all = await lcmOf(opts).listOpOccs(listQuery({ ...opts, filter }));
+      emit(opts.json, all, () => {
+        if (all.length === 0) say('no op occs');
+        else printTable(all.map(row), ['id', 'operation', 'state', 'vnfInstance', 'started', 'stateEntered']);
+      });
+    });
+
+  lcmCommand(op, 'show <id>', 'show an op occ: its state, resource changes, error and next steps').action(
+    async (id: string, opts: LcmOptions) => {
+      const lcm = lcmOf(opts);
+      const o = await lcm.getOpOcc(id);
+      emit(opts.json, o, () => printOpOcc(o, nextSteps(lcm, o)));
+    },
+  );
+
+  withWait(lcmCommand(op, 'retry <id>', 'retry a FAILED_TEMP op occ from its failed step')).action(
+    async (id: string, opts: WaitOptions) => {
+      const lcm = lcmOf(opts);
+      await lcm.opOccTask(id, 'retry');
+      await finish(lcm, id, opts, { what: `retry of ${id}` });
+    },
+  );
+
+  withWait(
+    lcmCommand(op, 'rollback <id>', 'roll back a FAILED_TEMP op occ: undo exactly what it did'),
+  ).action(async (id: string, opts: WaitOptions) => {
+    const lcm = lcmOf(opts);
+    await lcm.opOccTask(id, 'rollback');
+    await finish(lcm, id, opts, { what: `rollback of ${id}`, success: ['ROLLED_BACK'] });
+  });
+
+  lcmCommand(op, 'fail <id>', 'mark a FAILED_TEMP op occ FAILED (final; the instance is released)').action(
+    async (id: string, opts: LcmOptions) => {
+      const o = await lcmOf(opts).failOpOcc(id);
+      emit(opts.json, o, () => say(`${o.operation} ${o.id}: ${o.operationState}`));
+    },
+  );
+
+  withWait(
+    lcmCommand(op, 'cancel <id>', 'cancel a running op occ at its next step boundary (--forceful: at once)'),
+  )
+    .option('--graceful', 'cancelMode GRACEFUL (the default): at the next step boundary')
+    .option('--forceful', 'cancelMode FORCEFUL: also abort the step in flight')
+    .action(async (id: string, opts: WaitOptions & { graceful?: boolean; forceful?: boolean }) => {
+      if (opts.graceful && opts.forceful) throw new CliError('give --graceful or --forceful, not both');
+      const lcm = lcmOf(opts);
+      await lcm.opOccTask(id, 'cancel', { cancelMode: opts.forceful ? 'FORCEFUL' : 'GRACEFUL' });
+      // A cancelled operation ends FAILED_TEMP (or ROLLED_BACK while STARTING): that is success here.
+      await finish(lcm, id, opts, {
+        what: `cancel of ${id}`,
+        success: ['FAILED_TEMP', 'ROLLED_BACK', 'COMPLETED', 'FAILED'],
+      });
+    });
+}
