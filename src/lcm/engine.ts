@@ -195,13 +195,15 @@ async function forward(run: Run): Promise<void> {
   }
 }
 
+/** The grant is in: record it and enter PROCESSING (a grant made again while PROCESSING is only recorded). */
 async function enterProcessing(run: Run): Promise<void> {
+  const starting = run.opOcc.operationState === 'STARTING';
   const done = await transition(run.deps.db, run.store, {
     opOccId: run.opOcc.id,
-    from: ['STARTING'],
+    from: [run.opOcc.operationState],
     owner: run.owner,
     change: {
-      operationState: 'PROCESSING',
+      ...(starting ? { operationState: 'PROCESSING' as const } : {}),
       progress: run.progress,
       grantId: run.grant?.id ?? null,
       grantRequest: run.grantRequest ?? null,

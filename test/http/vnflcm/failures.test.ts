@@ -26,6 +26,19 @@ import {
 
 const SIM = '/bosun/v1/sim';
 
+/** One request of every operation type: the busy rule answers each with 409. */
+const busyChecks = (vnfdId: string): [string, Record<string, unknown>][] => [
+  ['instantiate', INSTANTIATE],
+  ['terminate', { terminationType: 'FORCEFUL' }],
+  ['scale', { type: 'SCALE_OUT', aspectId: 'VDU1_scale' }],
+  ['scale_to_level', { instantiationLevelId: 'instantiation_level_2' }],
+  ['heal', {}],
+  ['operate', { changeStateTo: 'STOPPED' }],
+  ['change_flavour', { newFlavourId: 'simple' }],
+  ['change_ext_conn', { extVirtualLinks: [{ id: 'e', resourceId: 'n', extCps: [{ cpdId: 'VDU1_CP1' }] }] }],
+  ['change_vnfpkg', { vnfdId }],
+];
+
 interface SimServer {
   id: string;
   instanceId?: string;
@@ -91,6 +104,19 @@ for (const dialect of DIALECTS) {
       assert.ok(
         isProblem(await http(server.url, 'DELETE', `${V2}/vnf_instances/${inst.id}`, { headers: H }), 409),
       );
+      for (const [name, body] of busyChecks(vnfdId)) {
+        const res = await http(server.url, 'POST', `${V2}/vnf_instances/${inst.id}/${name}`, {
+          headers: H,
+          body,
+        });
+        assert.ok(isProblem(res, 409), `${name}: ${res.status}`);
+        assert.match((res.body as { detail: string }).detail, /has a FAILED_TEMP operation/);
+      }
+      const patchWhileFailed = await http(server.url, 'PATCH', `${V2}/vnf_instances/${inst.id}`, {
+        headers: { ...H, 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({ vnfInstanceName: 'x' }),
+      });
+      assert.ok(isProblem(patchWhileFailed, 409));
       // Tasks that need another state: 409.
       assert.ok(isProblem(await task(failed.id, 'cancel', { cancelMode: 'GRACEFUL' }), 409));
       const retry = await task(failed.id, 'retry');
@@ -235,20 +261,7 @@ for (const dialect of DIALECTS) {
       assert.equal(processing.operationState, 'PROCESSING');
       assert.ok(processing._links.cancel);
       // Busy: every operation type, DELETE and PATCH get 409 while PROCESSING.
-      for (const [name, body] of [
-        ['instantiate', INSTANTIATE],
-        ['terminate', { terminationType: 'FORCEFUL' }],
-        ['scale', { type: 'SCALE_OUT', aspectId: 'VDU1_scale' }],
-        ['scale_to_level', { instantiationLevelId: 'instantiation_level_2' }],
-        ['heal', {}],
-        ['operate', { changeStateTo: 'STOPPED' }],
-        ['change_flavour', { newFlavourId: 'simple' }],
-        [
-          'change_ext_conn',
-          { extVirtualLinks: [{ id: 'e', resourceId: 'n', extCps: [{ cpdId: 'VDU1_CP1' }] }] },
-        ],
-        ['change_vnfpkg', { vnfdId }],
-      ] as const) {
+      for (const [name, body] of busyChecks(vnfdId)) {
         const res = await http(server.url, 'POST', `${V2}/vnf_instances/${inst.id}/${name}`, {
           headers: H,
           body,
