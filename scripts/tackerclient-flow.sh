@@ -5,13 +5,21 @@
 # VIM). Only the FM and PM steps are skipped (SKIP_STEPS): /vnffm and /vnfpm land with later
 # issues. Everything else must pass.
 #
-# The package is the kit's own sample (make-sample-csar.sh: flavour simple, aspect VDU1_scale, ext
-# CP VDU1_CP1 — the flow's defaults), completed into a package a real VNFM can load by
-# scripts/tackerclient-sample.ts and zipped with `bosun package build`. The flow's change_ext_conn
-# connects VDU1_CP1 to the external network ext-net-0: the simulated VIM takes any external
-# network id it is given, so nothing has to be registered for it. The v2 change-vnfpkg step moves
-# the instance to a second package (the same sample under another vnfdId, onboarded here with
-# `bosun package`), since changing to the package an instance already uses is refused.
+# The packages are real Tacker samples from ../shared/samples/tacker/, unchanged:
+#
+# - sol_v2_common__basic_lcms_min.zip runs the whole flow: flavour simple, aspect VDU1_scale
+#   (VDU1 1..3, VDU2 1) and VDU1's CP VDU1_CP1 are the flow's defaults, and its Python LCM hooks
+#   (Scripts/sample_script.py, which answers nothing) run around instantiate, terminate,
+#   change_external_connectivity and modify_information. The flow's change_ext_conn connects
+#   VDU1_CP1 to the external network ext-net-0: the simulated VIM takes any external network id
+#   it is given, so nothing has to be registered for it. The v2 change-vnfpkg step moves the
+#   instance to a second package — the same sample under another vnfdId, zipped with `bosun
+#   package build` and onboarded beforehand with `bosun package` — since changing to the package
+#   an instance already uses is refused. The sample declares no additional artifact, so the
+#   flow skips its artifact download step, which is why:
+# - sample_vnf_package_csar_meta.zip, whose TOSCA.meta declares the text artifact
+#   Scripts/install.sh, runs the package steps first (LCM_VERSIONS=" ": no LCM block), the
+#   artifact download compared byte for byte with the CSAR entry.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 kit="$repo/../shared/tools/tackerclient"
@@ -35,37 +43,43 @@ for _ in $(seq 1 100); do
 done
 export BOSUN_URL="http://127.0.0.1:$port"
 
-# flow_package OUT.zip VNFD_ID: the kit's sample with this vnfdId, completed and built.
-flow_package() {
-  local out=$1 vnfd=$2 dir="$work/pkg-$2"
-  VNFD_ID=$vnfd bash "$kit/make-sample-csar.sh" "$work/kit-$vnfd.zip" >/dev/null
-  mkdir -p "$dir"
-  python3 -m zipfile -e "$work/kit-$vnfd.zip" "$dir"
-  "$repo/node_modules/.bin/node" "$repo/scripts/tackerclient-sample.ts" "$dir"
-  "$repo/bin/bosun" package build "$dir" -o "$out" >/dev/null
-}
+samples="$repo/../shared/samples/tacker"
+[ -d "$samples" ] || samples=/work/shared/samples/tacker
+sample="$samples/sol_v2_common__basic_lcms_min.zip"
+sample_vnfd=437ba870-af38-52c1-ad31-a591f4419f69
+artifact_sample="$samples/sample_vnf_package_csar_meta.zip"
+for f in "$sample" "$artifact_sample"; do [ -f "$f" ] || { echo "sample package not found: $f"; exit 1; }; done
 
-# TACKERCLIENT_CSAR runs the flow on another package instead; it must have the flow's names
-# (flavour simple, aspect VDU1_scale, ext CP VDU1_CP1), like the change-vnfpkg target below.
-csar=${TACKERCLIENT_CSAR:-}
-if [ -z "$csar" ]; then
-  csar="$work/flow-package.zip"
-  flow_package "$csar" b1bb0ce7-ebca-4fa7-95ed-4840d70a1177
+# TACKERCLIENT_CSAR runs the whole flow on another package instead, and only that: it must have
+# the flow's names (flavour simple, aspect VDU1_scale, ext CP VDU1_CP1; or set FLAVOUR_ID,
+# SCALE_ASPECT_ID, EXT_CP_ID), and for change-vnfpkg CHANGE_VNFPKG_VNFD_ID must name a package
+# onboarded beforehand that it can change to.
+csar=${TACKERCLIENT_CSAR:-$sample}
+if [ -z "${TACKERCLIENT_CSAR:-}" ]; then
+  # The target of lcm-change-vnfpkg-v2: the sample under another vnfdId, onboarded beforehand.
+  target_vnfd=6f1d3c9e-2a8b-4c57-9e0d-7b3a5c1f2e84
+  python3 -m zipfile -e "$sample" "$work/target"
+  sed -i "s/$sample_vnfd/$target_vnfd/g" "$work"/target/Definitions/*.yaml
+  "$repo/bin/bosun" package build "$work/target" -o "$work/change-target.zip" >/dev/null
+  target_pkg=$("$repo/bin/bosun" package create --json --user-data purpose=change-vnfpkg-target |
+    "$repo/node_modules/.bin/node" -e "process.stdin.on('data',d=>console.log(JSON.parse(d).id))")
+  "$repo/bin/bosun" package upload "$target_pkg" "$work/change-target.zip" --wait --quiet >/dev/null
+  export CHANGE_VNFPKG_VNFD_ID="$target_vnfd"
 fi
-# The target of lcm-change-vnfpkg-v2: the same sample under another vnfdId, onboarded beforehand.
-target_vnfd=6f1d3c9e-2a8b-4c57-9e0d-7b3a5c1f2e84
-flow_package "$work/change-target.zip" "$target_vnfd"
-target_pkg=$("$repo/bin/bosun" package create --json --user-data purpose=change-vnfpkg-target |
-  "$repo/node_modules/.bin/node" -e "process.stdin.on('data',d=>console.log(JSON.parse(d).id))")
-"$repo/bin/bosun" package upload "$target_pkg" "$work/change-target.zip" --wait --quiet >/dev/null
 
 # Capabilities that land with later issues: fault management and performance management.
 skip="fm-alarm-list fm-alarm-show fm-alarm-update fm-sub-create fm-sub-list fm-sub-show fm-sub-delete"
 skip="$skip pm-job-create pm-job-list pm-job-show pm-job-update pm-report-show pm-job-delete"
 
 status=0
-SKIP_STEPS="$skip" LCM_VERSIONS="1 2" CHANGE_VNFPKG_VNFD_ID="$target_vnfd" \
-  bash "$kit/flow.sh" "http://127.0.0.1:$port" "$csar" || status=$?
+if [ -z "${TACKERCLIENT_CSAR:-}" ]; then
+  echo "# package steps on $(basename "$artifact_sample")"
+  LCM_VERSIONS=" " bash "$kit/flow.sh" "http://127.0.0.1:$port" "$artifact_sample" || status=$?
+fi
+if [ "$status" = 0 ]; then
+  echo "# the whole flow on $(basename "$csar")"
+  SKIP_STEPS="$skip" LCM_VERSIONS="1 2" bash "$kit/flow.sh" "http://127.0.0.1:$port" "$csar" || status=$?
+fi
 if [ "$status" != 0 ]; then
   echo "--- server log (last 40 lines)"
   tail -40 "$work/server.log"
