@@ -401,7 +401,7 @@ describe('bosun vnf and bosun op against a server', () => {
     await fault('server.create', 'hang');
     const follower = bosun(['vnf', 'scale', inst.id, '--aspect', 'VDU1_scale', '--out', '--wait']);
     let hung: string | undefined;
-    for (let i = 0; i < 200 && !hung; i++) {
+    for (let i = 0; i < 600 && !hung; i++) {
       const list = await http<OpOcc[]>(
         server.url,
         'GET',
