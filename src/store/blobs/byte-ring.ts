@@ -9,6 +9,8 @@
  * notify, then the data.
  */
 
+/** Bytes written between two wake-ups of the readers. */
+const WAKE_EVERY = 512 * 1024;
 const DATA = 0;
 const SPACE = 1;
 const STATE = 2;
@@ -38,7 +40,11 @@ export class RingWriter {
   readonly #signals: Int32Array;
   readonly #data: Buffer;
   readonly #readers: number;
+  /** Readers are woken once this many bytes are waiting, not for every chunk. */
+  readonly #wakeEvery: number;
   #written = 0;
+  /** `#written` when readers were last woken. */
+  #woken = 0;
   /** Set when a reader went away: writes then fail instead of waiting forever. */
   #failure: Error | undefined;
 
@@ -47,6 +53,7 @@ export class RingWriter {
     this.#signals = new Int32Array(ring.signals);
     this.#data = Buffer.from(ring.data);
     this.#readers = ring.readers;
+    this.#wakeEvery = Math.max(1, Math.min(WAKE_EVERY, Math.floor(this.#data.length / 4)));
   }
 
   get written(): number {
@@ -62,6 +69,7 @@ export class RingWriter {
       const spaceSeen = Atomics.load(this.#signals, SPACE);
       const free = capacity - (this.#written - this.#slowestReader());
       if (free === 0) {
+        this.#wake();
         const rest = chunk.subarray(offset);
         return this.#room(spaceSeen).then(() => this.write(rest));
       }
@@ -70,11 +78,21 @@ export class RingWriter {
       this.#data.set(chunk.subarray(offset, offset + n), at);
       this.#written += n;
       Atomics.store(this.#positions, 0, BigInt(this.#written));
-      Atomics.add(this.#signals, DATA, 1);
-      Atomics.notify(this.#signals, DATA);
+      if (this.#written - this.#woken >= this.#wakeEvery) this.#wake();
       offset += n;
     }
     return undefined;
+  }
+
+  /**
+   * Wakes readers waiting for data. Not per chunk: a reader faster than the socket would wake
+   * (a futex call, a context switch) for every 64 KiB; a reader that went to sleep with less
+   * than `#wakeEvery` bytes waiting gets them at the next wake or at the end.
+   */
+  #wake(): void {
+    this.#woken = this.#written;
+    Atomics.add(this.#signals, DATA, 1);
+    Atomics.notify(this.#signals, DATA);
   }
 
   /** No more bytes: readers finish what is in the ring. */
