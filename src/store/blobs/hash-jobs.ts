@@ -1,7 +1,7 @@
 /**
  * What a put computes from the bytes it streams: whole-content digests (the package checksum)
  * and, for zips, the per-entry digests of the streaming scan. The same code runs on the event
- * loop; large puts hash the whole content on a thread instead (stream-hasher.ts).
+ * loop; large puts run the same work on a hashing thread (hash-thread.ts).
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { HashAlgorithm } from '../../vnfd/csar/csar-info.ts';
@@ -41,14 +41,4 @@ export class HashJobs {
     for (const [algorithm, hash] of this.#hashes) digests[algorithm] = hash.digest('hex');
     return this.#scanner ? { digests, zipScan: this.#scanner.result() } : { digests };
   }
-}
-
-/** Results of the parts of a plan, put back together. */
-export function mergeResults(parts: HashResults[]): HashResults {
-  const merged: HashResults = { digests: {} };
-  for (const part of parts) {
-    Object.assign(merged.digests, part.digests);
-    if (part.zipScan) merged.zipScan = part.zipScan;
-  }
-  return merged;
 }

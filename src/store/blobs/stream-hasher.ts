@@ -1,14 +1,14 @@
 /**
  * Hashes the content of a put while it streams. Small contents are hashed on the event loop;
  * for large ones (or of unknown size) each chunk is copied once into a shared ring that a
- * hashing thread reads, so that the sha-512 of a GiB package runs on another core than the one
- * receiving it. A few large puts at a time get a thread; more are hashed on the event loop
- * (correct, only slower), which bounds the threads and their memory.
+ * hashing thread reads, so that the sha-512 and the zip scan of a GiB package run on another
+ * core than the one receiving it. A few large puts at a time get a thread; more are hashed on
+ * the event loop (correct, only slower), which bounds the threads and their memory.
  */
 import { Worker } from 'node:worker_threads';
 import { NODE_HASH_NAMES } from '../../vnfd/csar/digest-range.ts';
 import { createRing, RingWriter } from './byte-ring.ts';
-import { HashJobs, type HashPlan, type HashResults, mergeResults } from './hash-jobs.ts';
+import { HashJobs, type HashPlan, type HashResults } from './hash-jobs.ts';
 import { HASH_THREAD_SOURCE, type HashThreadData } from './hash-thread.ts';
 
 export interface StreamHasher {
@@ -35,7 +35,8 @@ let threadedPuts = 0;
 
 export function createStreamHasher(plan: HashPlan, options: HasherOptions = {}): StreamHasher {
   const large = options.sizeHint === undefined || options.sizeHint >= THREAD_THRESHOLD;
-  const threaded = (plan.digests?.length ?? 0) > 0 && large && threadedPuts < MAX_THREADED_PUTS;
+  const work = (plan.digests?.length ?? 0) > 0 || plan.zipScan !== undefined;
+  const threaded = work && large && threadedPuts < MAX_THREADED_PUTS;
   return threaded ? new ThreadedHasher(plan) : inlineHasher(new HashJobs(plan));
 }
 
@@ -51,13 +52,13 @@ function inlineHasher(jobs: HashJobs): StreamHasher {
 }
 
 /**
- * The whole-content digests on a thread of their own. The zip scan stays on the event loop: it
- * hashes only the stored entries, and on two cores the event loop (receiving, copying,
- * scanning) and the sha-512 thread then carry about the same load; a second thread would cost
- * its memory for no gain.
+ * The whole plan on one thread: the event loop receives, copies each chunk into the ring and
+ * writes it; the thread computes the sha-512 and the zip scan (sha-256 and CRC-32 of the stored
+ * entries). That splits a large upload's work about evenly between two cores — and under
+ * contention the server's two busy threads get two shares of the CPU, not one. A second
+ * thread would cost its isolate's memory (about 12 MiB) for nothing on two cores.
  */
 class ThreadedHasher implements StreamHasher {
-  readonly #inline: HashJobs;
   readonly #writer: RingWriter;
   readonly #worker: Worker;
   readonly #result: Promise<HashResults>;
@@ -65,13 +66,13 @@ class ThreadedHasher implements StreamHasher {
 
   constructor(plan: HashPlan) {
     threadedPuts++;
-    this.#inline = new HashJobs({ zipScan: plan.zipScan });
     const ring = createRing(RING_BYTES, 1);
     this.#writer = new RingWriter(ring);
     const workerData: HashThreadData = {
       ring,
       reader: 0,
       algorithms: [...new Set(plan.digests ?? [])].map((a) => [a, NODE_HASH_NAMES[a]]),
+      ...(plan.zipScan ? { zipScan: plan.zipScan } : {}),
     };
     this.#worker = new Worker(HASH_THREAD_SOURCE, {
       eval: true,
@@ -92,15 +93,13 @@ class ThreadedHasher implements StreamHasher {
   }
 
   update(chunk: Buffer): Promise<void> | undefined {
-    this.#inline.update(chunk);
     return this.#writer.write(chunk);
   }
 
   async finish(): Promise<HashResults> {
     this.#writer.end();
     try {
-      const threaded = await this.#result;
-      return mergeResults([this.#inline.results(), threaded]);
+      return await this.#result;
     } finally {
       this.#release();
     }
