@@ -5,7 +5,7 @@
  */
 import type { DriverResult, InfraDriver, OperationContext, ScalePlan } from '../../drivers/infra/contract.ts';
 import { ApiError } from '../../http/sol013/problem.ts';
-import type { OperationDef, PlanContext, Planned } from '../operation-def.ts';
+import type { AcceptContext, OperationDef, PlanContext, Planned } from '../operation-def.ts';
 import { findFlavour, type ScaleSizing, sizeScale, sizeScaleToLevel } from '../sizing.ts';
 import { newestVnfcs, newVnfcs, withScale } from './common.ts';
 
@@ -14,10 +14,8 @@ interface ScalePlans {
   in?: ScalePlan;
 }
 
-function flavourOf(ctx: {
-  pkg: { vnfd: Parameters<typeof findFlavour>[0] };
-  instance: { instantiatedVnfInfo?: { flavourId: string } };
-}) {
+/** The flavour the instance runs, for accept-time checks. */
+function flavourOf(ctx: AcceptContext) {
   const flavourId = ctx.instance.instantiatedVnfInfo?.flavourId;
   if (!flavourId) throw new ApiError(409, 'The VNF instance has no flavour: it is not instantiated.');
   return findFlavour(ctx.pkg.vnfd, flavourId);

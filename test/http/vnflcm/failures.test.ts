@@ -26,6 +26,9 @@ import {
 
 const SIM = '/bosun/v1/sim';
 
+const completed = (op: OpOcc) =>
+  assert.equal(op.operationState, 'COMPLETED', `${op.operation}: ${JSON.stringify(op.error)}`);
+
 /** One request of every operation type: the busy rule answers each with 409. */
 const busyChecks = (vnfdId: string): [string, Record<string, unknown>][] => [
   ['instantiate', INSTANTIATE],
@@ -173,11 +176,7 @@ for (const dialect of DIALECTS) {
     test('rollback is refused with 422 where it cannot be done (TERMINATE, HEAL, SCALE_IN); retry still works', async () => {
       const inst = await instantiated();
       // SCALE_IN
-      assert.equal(
-        (await runTask(server.url, inst.id, 'scale', { type: 'SCALE_OUT', aspectId: 'VDU1_scale' }))
-          .operationState,
-        'COMPLETED',
-      );
+      completed(await runTask(server.url, inst.id, 'scale', { type: 'SCALE_OUT', aspectId: 'VDU1_scale' }));
       await fault('server.delete', 'fail');
       const scaleIn = await runTask(server.url, inst.id, 'scale', {
         type: 'SCALE_IN',
@@ -190,7 +189,7 @@ for (const dialect of DIALECTS) {
       assert.match((refused.body as { detail: string }).detail, /Rollback of SCALE is not supported/);
       assert.equal((await getOpOcc(server.url, scaleIn.id)).operationState, 'FAILED_TEMP');
       assert.equal((await task(scaleIn.id, 'retry')).status, 202);
-      assert.equal((await waitOpOcc(server.url, scaleIn.id)).operationState, 'COMPLETED');
+      completed(await waitOpOcc(server.url, scaleIn.id));
       // HEAL
       await fault('server.rebuild', 'fail');
       await fault('server.create', 'fail');
@@ -199,14 +198,14 @@ for (const dialect of DIALECTS) {
       assert.ok(isProblem(await task(heal.id, 'rollback'), 422));
       await http(server.url, 'DELETE', `${SIM}/faults`);
       assert.equal((await task(heal.id, 'retry')).status, 202);
-      assert.equal((await waitOpOcc(server.url, heal.id)).operationState, 'COMPLETED');
+      completed(await waitOpOcc(server.url, heal.id));
       // TERMINATE
       await fault('server.delete', 'fail');
       const term = await runTask(server.url, inst.id, 'terminate', { terminationType: 'FORCEFUL' });
       assert.equal(term.operationState, 'FAILED_TEMP');
       assert.ok(isProblem(await task(term.id, 'rollback'), 422));
       assert.equal((await task(term.id, 'retry')).status, 202);
-      assert.equal((await waitOpOcc(server.url, term.id)).operationState, 'COMPLETED');
+      completed(await waitOpOcc(server.url, term.id));
       assert.equal((await servers(inst.id)).length, 0);
     });
 
