@@ -21,16 +21,13 @@ import type {
 
 const zoneKey = (zone: string) => `zone-${zone}`;
 
-/** The VIM flavour of a VDU: its requested additional capability (a Nova flavour name), else a size name. */
+/** The VIM flavour of a VDU: its requested additional capability (a Nova flavour name), if any. */
 export function vimFlavourOf(flavour: Flavour, vduId: string): string | undefined {
   const vdu = flavour.vdus.find((v) => v.id === vduId);
   if (!vdu) return undefined;
-  const named = vdu.virtualCompute?.requestedAdditionalCapabilityNames[0];
-  if (named) return named;
-  const cpu = vdu.virtualCompute?.numVirtualCpu;
-  const mem = vdu.virtualCompute?.virtualMemSize;
-  if (cpu === undefined && mem === undefined) return undefined;
-  return `vcpu${cpu ?? 1}-ram${Math.floor((mem ?? 0) / 2 ** 20)}m`;
+  // A VDU that names no VIM flavour gets none in the grant: the driver then picks the smallest
+  // flavour that fits its virtual_compute (inventing a name would fail at the VIM).
+  return vdu.virtualCompute?.requestedAdditionalCapabilityNames[0] || undefined;
 }
 
 /** The image a VDU or storage node is created from (SwImage id → image name at the VIM). */

@@ -255,6 +255,26 @@ describe('local NFVO', () => {
     );
   });
 
+  test('a VDU that names no VIM flavour gets none in the grant (the VIM picks one that fits)', async () => {
+    const f = await flavour([]);
+    const unnamed: Flavour = {
+      ...f,
+      vdus: f.vdus.map((v) =>
+        v.id === 'VDU2' && v.virtualCompute
+          ? { ...v, virtualCompute: { ...v.virtualCompute, requestedAdditionalCapabilityNames: [] } }
+          : v,
+      ),
+    };
+    const req = buildGrantRequest(
+      input(unnamed, { delta: { addVnfcs: [newVnfc(unnamed, 'VDU1'), newVnfc(unnamed, 'VDU2')] } }),
+    );
+    const grant = await new LocalNfvo().grant(req, context(unnamed, ['zone-a']));
+    assert.deepEqual(
+      grant.vimAssets?.computeResourceFlavours?.map((x) => [x.vnfdVirtualComputeDescId, x.vimFlavourId]),
+      [['VDU1', 'm1.tiny']],
+    );
+  });
+
   test('zone anti-affinity: distinct zones, avoiding existing members; refused when impossible unless best effort', async () => {
     const f = await flavour([rule('anti', 'anti-affinity', 'zone', ['VDU1'])]);
     const info = current(f, [{ id: 'a', vduId: 'VDU1', zone: 'zone-a' }]);
