@@ -55,10 +55,15 @@ for (const dialect of DIALECTS) {
     });
 
     test('graceful shutdown: an in-flight request completes, then new connections are refused', async () => {
+      let started!: () => void;
+      const handlerStarted = new Promise<void>((r) => {
+        started = r;
+      });
       const s = await startTestServer(dialect, {
         registrars: [
           (app) => {
             app.get('/fixture/slow', { config: { sol013: { access: 'public' } } }, async () => {
+              started();
               await new Promise((r) => setTimeout(r, 300));
               return { done: true };
             });
@@ -66,7 +71,8 @@ for (const dialect of DIALECTS) {
         ],
       });
       const inFlight = http(s.url, 'GET', '/fixture/slow');
-      await new Promise((r) => setTimeout(r, 50));
+      // Close only once the request is being handled (a fixed delay races on a loaded machine).
+      await handlerStarted;
       const closing = s.close();
       const ready = await http(s.url, 'GET', '/readyz').catch((e: Error) => e);
       // Either the listener is already closed or readiness reports draining.
