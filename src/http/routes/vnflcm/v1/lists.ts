@@ -5,13 +5,12 @@
  * representations (vimConnectionInfo entries, vnfPkgId; no vnfcInfo, zoneId or CHANGE_VNFPKG).
  */
 import type { FastifyRequest } from 'fastify';
-import { OPERATION_STATES, OPERATIONS } from '../../../../lcm/model.ts';
-import type { Params } from '../../../../lcm/operation-def.ts';
-import { parseProgress } from '../../../../lcm/progress.ts';
-import { instanceFromRow, type LcmStore, OP_OCC_LIST_COLUMNS, opOccFromRow } from '../../../../lcm/store.ts';
-import type { LcmOpOccsTable, VnfInstancesTable } from '../../../../store/db/tables.ts';
+import { OPERATIONS } from '../../../../lcm/model.ts';
+import { instanceFromRow, type LcmStore } from '../../../../lcm/store.ts';
+import type { VnfInstancesTable } from '../../../../store/db/tables.ts';
 import type { AttributeMap } from '../../../sol013/attributes.ts';
 import type { ListResource } from '../../../sol013/list-query.ts';
+import { OP_OCC_ATTRIBUTES, opOccListOf } from '../v2/lists.ts';
 import { toInstanceV1, toOpOccV1, type VnfInstanceV1, type VnfLcmOpOccV1 } from './views.ts';
 
 const handle = (prefix: string): AttributeMap => ({
@@ -88,74 +87,17 @@ export function instanceListV1(store: LcmStore): ListResource<VnfInstancesTable,
   };
 }
 
-const change = (prefix: string): AttributeMap => ({
-  [`${prefix}/id`]: { type: 'string' },
-  [`${prefix}/changeType`]: { type: 'string' },
-  [`${prefix}/metadata`]: { type: 'keyValue' },
-});
-
 /** v2.6.1 operations: all but CHANGE_VNFPKG (which v1 does not have). */
 const OPERATIONS_V1 = OPERATIONS.filter((o) => o !== 'CHANGE_VNFPKG');
 
+/** v3.3.1-only attributes the v2.6.1 op occ does not have. */
+const V3_ONLY = /^resourceChanges\/(affectedVnfcs\/zoneId|affectedExtLinkPorts\/)/;
+
 export const OP_OCC_ATTRIBUTES_V1: AttributeMap = {
-  id: { type: 'uuid', column: 'id' },
-  operationState: { type: 'enum', values: OPERATION_STATES, column: 'operation_state' },
-  stateEnteredTime: { type: 'datetime', column: 'state_entered_time' },
-  startTime: { type: 'datetime', column: 'start_time' },
-  vnfInstanceId: { type: 'uuid', column: 'vnf_instance_id' },
-  grantId: { type: 'string', column: 'grant_id' },
+  ...Object.fromEntries(Object.entries(OP_OCC_ATTRIBUTES).filter(([path]) => !V3_ONLY.test(path))),
   operation: { type: 'enum', values: OPERATIONS_V1, column: 'operation' },
-  isAutomaticInvocation: { type: 'boolean', column: 'is_automatic_invocation' },
-  isCancelPending: { type: 'boolean', column: 'is_cancel_pending' },
-  cancelMode: { type: 'enum', values: ['GRACEFUL', 'FORCEFUL'], column: 'cancel_mode' },
-  operationParams: { type: 'keyValue' },
-  'error/status': { type: 'number' },
-  'error/title': { type: 'string' },
-  'error/detail': { type: 'string' },
-  ...change('resourceChanges/affectedVnfcs'),
-  'resourceChanges/affectedVnfcs/vduId': { type: 'string' },
-  ...handle('resourceChanges/affectedVnfcs/computeResource'),
-  ...change('resourceChanges/affectedVirtualLinks'),
-  'resourceChanges/affectedVirtualLinks/vnfVirtualLinkDescId': { type: 'string' },
-  ...change('resourceChanges/affectedVirtualStorages'),
-  'resourceChanges/affectedVirtualStorages/virtualStorageDescId': { type: 'string' },
-  'changedInfo/vnfInstanceName': { type: 'string' },
-  'changedInfo/vnfInstanceDescription': { type: 'string' },
-  'changedInfo/vnfdId': { type: 'string' },
-  'changedInfo/metadata': { type: 'keyValue' },
-  'changedInfo/extensions': { type: 'keyValue' },
-  'changedInfo/vnfConfigurableProperties': { type: 'keyValue' },
-  'changedExtConnectivity/id': { type: 'string' },
 };
 
-const OP_OCC_EXCLUDED = [
-  'operationParams',
-  'error',
-  'resourceChanges',
-  'changedInfo',
-  'changedExtConnectivity',
-] as const;
-
-type OpOccListRow = Pick<LcmOpOccsTable, (typeof OP_OCC_LIST_COLUMNS)[number] | 'progress'>;
-
-/** The accept-time facts of a listed op occ (for its rollback link), read cheaply. */
-function factsOf(row: OpOccListRow): Params {
-  if (row.operation_state !== 'FAILED_TEMP') return {};
-  return (parseProgress(row.progress).outputs.accept as Params | undefined) ?? {};
-}
-
-export function opOccListV1(store: LcmStore): ListResource<OpOccListRow, VnfLcmOpOccV1> {
-  return {
-    name: `vnf_lcm_op_occs_${store.major}`,
-    attributes: OP_OCC_ATTRIBUTES_V1,
-    defaultExcluded: OP_OCC_EXCLUDED,
-    selectors: true,
-    select(db, project) {
-      const q = db.selectFrom(store.opOccs).select([...OP_OCC_LIST_COLUMNS, 'progress']);
-      return project === undefined ? q : q.where('project_id', '=', project);
-    },
-    keyColumn: 'id',
-    keyOf: (row) => row.id,
-    toView: (row, request) => toOpOccV1(opOccFromRow(row as LcmOpOccsTable), request, factsOf(row)),
-  };
+export function opOccListV1(store: LcmStore) {
+  return opOccListOf<VnfLcmOpOccV1>(store, OP_OCC_ATTRIBUTES_V1, toOpOccV1);
 }

@@ -172,10 +172,15 @@ function factsOf(row: OpOccListRow): Params {
   return (parseProgress(row.progress).outputs.accept as Params | undefined) ?? {};
 }
 
-export function opOccList(store: LcmStore): ListResource<OpOccListRow, VnfLcmOpOccV2> {
+/** The op occ list of a store, rendered by one version's view (v1 derives its attributes from v2's). */
+export function opOccListOf<V extends object>(
+  store: LcmStore,
+  attributes: AttributeMap,
+  view: (record: ReturnType<typeof opOccFromRow>, request: FastifyRequest, facts: Params) => V,
+): ListResource<OpOccListRow, V> {
   return {
     name: `vnf_lcm_op_occs_${store.major}`,
-    attributes: OP_OCC_ATTRIBUTES,
+    attributes,
     defaultExcluded: OP_OCC_EXCLUDED,
     selectors: true,
     select(db, project) {
@@ -184,6 +189,10 @@ export function opOccList(store: LcmStore): ListResource<OpOccListRow, VnfLcmOpO
     },
     keyColumn: 'id',
     keyOf: (row) => row.id,
-    toView: (row, request) => toOpOccV2(opOccFromRow(row as LcmOpOccsTable), request, factsOf(row)),
+    toView: (row, request) => view(opOccFromRow(row as LcmOpOccsTable), request, factsOf(row)),
   };
+}
+
+export function opOccList(store: LcmStore): ListResource<OpOccListRow, VnfLcmOpOccV2> {
+  return opOccListOf(store, OP_OCC_ATTRIBUTES, toOpOccV2);
 }
