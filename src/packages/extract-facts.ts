@@ -49,8 +49,14 @@ export async function readUploadedPackage(
     for (const p of [...infra.kubernetesManifests, ...infra.helmCharts, ...infra.terraformFiles]) {
       if (names.has(p)) artifacts.add(p);
     }
+    const signatures: Record<string, string> = {};
+    for (const a of csar.artifacts) {
+      if (a.signatureFile && names.has(a.path) && names.has(a.signatureFile))
+        signatures[a.path] = a.signatureFile;
+    }
     files = {
       artifacts: [...artifacts].sort(),
+      ...(Object.keys(signatures).length ? { signatures } : {}),
       vnfdFiles: await vnfdFiles(opened.files, vnfd.entryDefinitions),
       toscaMeta: names.has('TOSCA-Metadata/TOSCA.meta') ? 'TOSCA-Metadata/TOSCA.meta' : undefined,
       // Option 2 (a signed zip around the CSAR) is not read by the engine: packages are option 1.

@@ -46,6 +46,8 @@ export interface PackageFileIndex {
   toscaMeta?: string;
   /** SOL004 security option: 1 = signed manifest, 2 = signed zip. */
   securityOption?: 'OPTION_1' | 'OPTION_2';
+  /** Package file → its signature file (SOL004 per-artifact signatures), served on include_signatures. */
+  signatures?: Record<string, string>;
   vnfmInfo?: string[];
 }
 

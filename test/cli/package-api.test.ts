@@ -162,6 +162,16 @@ describe('bosun package against a server', () => {
     const artifact = join(work, 'install.sh');
     await ok(['package', 'artifact', id, 'Scripts/install.sh', '-o', artifact], env);
     assert.equal(await readFile(artifact, 'utf8'), await entryOf(ZIP, 'Scripts/install.sh'));
+    // With --include-signatures the artifact comes inside a zip (this sample signs nothing).
+    const signedArtifact = join(work, 'install.zip');
+    await ok(
+      ['package', 'artifact', id, 'Scripts/install.sh', '--include-signatures', '-o', signedArtifact],
+      env,
+    );
+    assert.equal(
+      await entryOf(signedArtifact, 'Scripts/install.sh'),
+      await entryOf(ZIP, 'Scripts/install.sh'),
+    );
 
     const manifest = join(work, 'manifest.mf');
     await ok(['package', 'manifest', id, '-o', manifest], env);

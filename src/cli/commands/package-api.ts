@@ -122,24 +122,36 @@ function registerTransfers(pkg: Command): void {
     (id: string, opts: Common & { output: string }) =>
       fetchTo(id, '/package_content', 'application/zip', opts),
   );
+  /** `rest` with SOL005's include_signatures flag when asked for. */
+  const signed = (rest: string, opts: { includeSignatures?: boolean }) =>
+    opts.includeSignatures ? `${rest}?include_signatures` : rest;
+  const SIGNATURES = 'with the signature files and the certificate (a zip)';
   download('vnfd <id>', 'download the VNFD: zip, or text for a single-file VNFD')
     .option('--format <format>', 'zip | text', 'zip')
-    .action(async (id: string, opts: Common & { output: string; format: string }) => {
-      const accept = { zip: 'application/zip', text: 'text/plain' }[opts.format];
-      if (!accept) throw new CliError(`--format must be zip or text, got '${opts.format}'`);
-      await fetchTo(id, '/vnfd', accept, opts);
-    });
-  download('artifact <id> <path>', 'download one artifact of the package').action(
-    async (id: string, artifact: string, opts: Common & { output: string }) => {
-      const rest = `/artifacts/${artifact.split('/').map(encodeURIComponent).join('/')}`;
-      await fetchTo(id, rest, '*/*', opts);
-    },
-  );
+    .option('--include-signatures', SIGNATURES)
+    .action(
+      async (id: string, opts: Common & { output: string; format: string; includeSignatures?: boolean }) => {
+        const accept = { zip: 'application/zip', text: 'text/plain' }[opts.format];
+        if (!accept) throw new CliError(`--format must be zip or text, got '${opts.format}'`);
+        await fetchTo(id, signed('/vnfd', opts), accept, opts);
+      },
+    );
+  download('artifact <id> <path>', 'download one artifact of the package')
+    .option('--include-signatures', SIGNATURES)
+    .action(
+      async (
+        id: string,
+        artifact: string,
+        opts: Common & { output: string; includeSignatures?: boolean },
+      ) => {
+        const rest = `/artifacts/${artifact.split('/').map(encodeURIComponent).join('/')}`;
+        await fetchTo(id, signed(rest, opts), '*/*', opts);
+      },
+    );
   download('manifest <id>', 'download the manifest')
     .option('--include-signatures', 'with its signatures (and certificate, as a zip)')
     .action(async (id: string, opts: Common & { output: string; includeSignatures?: boolean }) => {
-      const rest = opts.includeSignatures ? '/manifest?include_signatures' : '/manifest';
-      await fetchTo(id, rest, 'text/plain, application/zip', opts);
+      await fetchTo(id, signed('/manifest', opts), 'text/plain, application/zip', opts);
     });
 }
 

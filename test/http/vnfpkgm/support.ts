@@ -84,18 +84,18 @@ export const CMS_BLOCK = '-----BEGIN CMS-----\nMIIBAAAA\n-----END CMS-----\n';
  */
 export async function singleFilePackage(
   vnfdId: string,
-  options: { manifest?: boolean } = {},
+  options: { manifest?: boolean; signed?: boolean } = {},
 ): Promise<Buffer> {
   const yazl = (await import('yazl')).default;
   const { createHash } = await import('node:crypto');
+  const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
   const text = readFileSync(new URL('./single-vnfd.yaml', import.meta.url), 'utf8').replace(
     'VNFD_ID',
     vnfdId,
   );
   const zip = new yazl.ZipFile();
   zip.addBuffer(Buffer.from(text), 'single.yaml');
-  if (options.manifest) {
-    const hash = createHash('sha256').update(text).digest('hex');
+  if (options.manifest || options.signed) {
     const mf = [
       'metadata:',
       '  vnf_provider_id: Bosun',
@@ -105,14 +105,31 @@ export async function singleFilePackage(
       '',
       'Source: single.yaml',
       'Algorithm: SHA-256',
-      `Hash: ${hash}`,
+      `Hash: ${sha256(text)}`,
+      ...(options.signed ? ['Signature: single.yaml.sig.cms'] : []),
       '',
-      CMS_BLOCK,
-    ].join('\n');
-    zip.addBuffer(Buffer.from(mf), 'single.mf');
+    ];
+    if (options.signed) {
+      // Per-artifact signatures (SOL004 option 2) and the root certificate; the tests that
+      // use them run with the signature policy off, so the bytes only have to be served back.
+      mf.push('Source: Scripts/run.sh', 'Algorithm: SHA-256', `Hash: ${sha256(SIGNED_SCRIPT)}`);
+      mf.push('Signature: Scripts/run.sh.sig.cms', '');
+      zip.addBuffer(Buffer.from(SIGNED_SCRIPT), 'Scripts/run.sh');
+      zip.addBuffer(Buffer.from([0x30, 0x82, 0x00, 0xff, 0x01]), 'Scripts/run.sh.sig.cms');
+      zip.addBuffer(Buffer.from([0x30, 0x82, 0x00, 0xee, 0x02]), 'single.yaml.sig.cms');
+      zip.addBuffer(
+        Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'),
+        'single.cert',
+      );
+    }
+    mf.push(CMS_BLOCK);
+    zip.addBuffer(Buffer.from(mf.join('\n')), 'single.mf');
   }
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
+
+/** The artifact of singleFilePackage({ signed: true }). */
+export const SIGNED_SCRIPT = '#!/bin/sh\necho run\n';

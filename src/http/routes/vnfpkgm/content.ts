@@ -117,6 +117,7 @@ export async function sendArtifact(
     throw new ApiError(404, `${path} is not an artifact of VNF package ${record.id}.`);
   }
   const files = await openFiles(request, record);
+  if (includeSignatures(request)) return sendSignedArtifact(reply, record, files, path);
   try {
     const size = files.size(path);
     const type = MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
@@ -135,16 +136,33 @@ export async function sendArtifact(
   }
 }
 
-function zipOf(entries: { name: string; data: Buffer }[]): Promise<Buffer> {
+type ZipEntry = { name: string; data: Buffer } | { name: string; stream: Readable };
+
+/** A zip of `entries`, streamed (an artifact may be large). */
+function zipStream(entries: ZipEntry[]): Readable {
   const zip = new yazl.ZipFile();
-  for (const e of entries) zip.addBuffer(e.data, e.name);
+  for (const e of entries) {
+    if ('data' in e) zip.addBuffer(e.data, e.name);
+    else zip.addReadStream(e.stream, e.name);
+  }
   zip.end();
+  return zip.outputStream as unknown as Readable;
+}
+
+async function zipOf(entries: ZipEntry[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
+  for await (const c of zipStream(entries)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const includeSignatures = (request: FastifyRequest) =>
+  (request.query as { include_signatures?: string } | undefined)?.include_signatures !== undefined;
+
+/** The security files of `paths` (SOL005 include_signatures): their signature files, then the certificate. */
+function securityFiles(record: PackageRecord, files: PackageFiles, paths: string[]): string[] {
+  const out = paths.map((p) => record.files?.signatures?.[p]).filter((s): s is string => !!s && files.has(s));
+  if (record.signingCertificate && files.has(record.signingCertificate)) out.push(record.signingCertificate);
+  return [...new Set(out)];
 }
 
 export async function sendVnfd(request: FastifyRequest, reply: FastifyReply, record: PackageRecord) {
@@ -156,7 +174,14 @@ export async function sendVnfd(request: FastifyRequest, reply: FastifyReply, rec
   const wantsText = request.negotiatedType === 'text/plain' && !/application\/zip/i.test(accept);
   const files = await openFiles(request, record);
   try {
+    const signed = includeSignatures(request);
     if (wantsText) {
+      if (signed) {
+        throw new ApiError(
+          406,
+          `The VNFD of VNF package ${record.id} with its signatures is a ZIP archive: ask for application/zip.`,
+        );
+      }
       if (index.vnfdFiles.length > 1) {
         throw new ApiError(
           406,
@@ -168,9 +193,11 @@ export async function sendVnfd(request: FastifyRequest, reply: FastifyReply, rec
         .header('Content-Type', 'text/plain')
         .send(Buffer.from(await files.readText(entry)));
     }
-    const names = [...(index.toscaMeta ? [index.toscaMeta] : []), ...index.vnfdFiles];
+    const vnfdNames = [...(index.toscaMeta ? [index.toscaMeta] : []), ...index.vnfdFiles];
+    const names = signed ? [...vnfdNames, ...securityFiles(record, files, vnfdNames)] : vnfdNames;
+    // Streams, not text: a signature file may be DER.
     const entries = await Promise.all(
-      names.map(async (name) => ({ name, data: Buffer.from(await files.readText(name)) })),
+      names.map(async (name) => ({ name, stream: await files.openStream(name) })),
     );
     return reply
       .code(200)
@@ -187,7 +214,7 @@ const CMS_BLOCK = /\r?\n?-----BEGIN CMS-----[\s\S]*?-----END CMS-----\r?\n?/g;
 export async function sendManifest(request: FastifyRequest, reply: FastifyReply, record: PackageRecord) {
   requireOnboarded(record);
   if (!record.manifestFile) throw new ApiError(404, `VNF package ${record.id} has no manifest.`);
-  const withSignatures = (request.query as { include_signatures?: string }).include_signatures !== undefined;
+  const withSignatures = includeSignatures(request);
   const files = await openFiles(request, record);
   try {
     const text = await files.readText(record.manifestFile);
@@ -208,5 +235,27 @@ export async function sendManifest(request: FastifyRequest, reply: FastifyReply,
     return reply.code(200).header('Content-Type', 'application/zip').send(zip);
   } finally {
     await files.close();
+  }
+}
+
+/** The artifact with its signature file and the certificate, as one ZIP archive (SOL005 v3.3.1). */
+async function sendSignedArtifact(
+  reply: FastifyReply,
+  record: PackageRecord,
+  files: PackageFiles,
+  path: string,
+) {
+  try {
+    const security = securityFiles(record, files, [path]);
+    const entries: ZipEntry[] = [{ name: path, stream: await files.openStream(path) }];
+    for (const name of security) entries.push({ name, stream: await files.openStream(name) });
+    const out = zipStream(entries);
+    const close = () => files.close().catch(() => {});
+    out.once('close', close);
+    out.once('end', close);
+    return reply.code(200).header('Content-Type', 'application/zip').send(out);
+  } catch (err) {
+    await files.close().catch(() => {});
+    throw err;
   }
 }

@@ -136,6 +136,13 @@ export function mountPackages<View extends object>(app: FastifyInstance, mount: 
   mountContent(app, `${one}`, sol013, (request) => loadPackage(request, pkgId(request)));
 }
 
+/** `include_signatures` is a flag (SOL005: no value; any value is taken as present). */
+const withSignaturesQuery = {
+  type: 'object',
+  properties: { include_signatures: { type: 'string' } },
+  additionalProperties: false,
+};
+
 /** GET package_content, vnfd, manifest, artifacts/* under `path` (a package, by id or by vnfdId). */
 export function mountContent(
   app: FastifyInstance,
@@ -154,27 +161,21 @@ export function mountContent(
   );
   app.get(
     `${path}/vnfd`,
-    { config: { sol013: { ...sol013, produces: ['application/zip', 'text/plain'] } } },
+    {
+      schema: { querystring: withSignaturesQuery },
+      config: { sol013: { ...sol013, produces: ['application/zip', 'text/plain'] } },
+    },
     handle(sendVnfd),
   );
   app.get(
     `${path}/manifest`,
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: { include_signatures: { type: 'string' } },
-          additionalProperties: false,
-        },
-      },
-      config: { sol013: { ...sol013, produces: ['*/*'] } },
-    },
+    { schema: { querystring: withSignaturesQuery }, config: { sol013: { ...sol013, produces: ['*/*'] } } },
     handle(sendManifest),
   );
   // The Tacker client asks artifacts with Accept: application/json: serve whatever Accept says.
   app.get(
     `${path}/artifacts/*`,
-    { config: { sol013: { ...sol013, produces: ['*/*'] } } },
+    { schema: { querystring: withSignaturesQuery }, config: { sol013: { ...sol013, produces: ['*/*'] } } },
     handle((q, r, p) => sendArtifact(q, r, p, artifactPathOf(q))),
   );
 }
