@@ -1,7 +1,8 @@
 /**
  * `bosun vim …` and `bosun sim …` as real subprocesses against a real server: the VIM registry
  * (credentials never printed), the simulated cloud's zones, hosts and servers, and fault
- * injection (zone exhaustion, host down/up, server crash, injected call faults, health);
+ * injection (zone exhaustion, host down/up, server crash, injected call faults, health), a VIM in
+ * use refused deletion;
  * errors are one line on stderr with a non-zero exit.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { promisify } from 'node:util';
 import { SIM_VIM_TYPE } from '../../src/drivers/infra/sim/config.ts';
 import { createSimDriver } from '../../src/drivers/infra/sim/driver.ts';
 import { context, grantFor, instantiatePlan, MAIN_SAMPLE, sampleVnfd } from '../drivers/infra/plans.ts';
+import { createInstance, INSTANTIATE, onboardOnce, runTask } from '../http/vnflcm/lcm-support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
@@ -112,6 +114,26 @@ describe('bosun vim and bosun sim against a server', () => {
       '*',
     ]);
     assert.match(dup.stderr, /409 Conflict: A VIM named bosun-sim/);
+  });
+
+  test('vim delete is refused while an instance uses the VIM', async () => {
+    const pkg = await onboardOnce(server.url);
+    const instance = await createInstance(server.url, String(pkg.vnfdId));
+    assert.equal(
+      (await runTask(server.url, instance.id, 'instantiate', INSTANTIATE)).operationState,
+      'COMPLETED',
+    );
+    const sim = (await json<{ id: string; name: string }[]>(['vim', 'list'])).find(
+      (v) => v.name === 'bosun-sim',
+    );
+    assert.ok(sim);
+    const refused = await bosun(['vim', 'delete', sim.id]);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      new RegExp(`409 Conflict: VIM ${sim.id} is used by 1 VNF instance \\(${instance.id}\\): terminate it`),
+    );
+    await runTask(server.url, instance.id, 'terminate', { terminationType: 'FORCEFUL' });
   });
 
   test('sim zones, hosts, servers, crash and health', async () => {

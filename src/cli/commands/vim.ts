@@ -166,8 +166,10 @@ export function registerVimCommands(program: Command): void {
       emit(opts.json, v, () => say(`VIM ${v.id} is the default of project ${opts.project ?? v.projectId}`));
     });
 
-  sub(vim, 'delete <id>', 'delete a VIM').action(async (id: string, opts: Common) => {
-    await deleteVim(ApiClient.from(opts), id);
-    emit(opts.json, { deleted: id }, () => say(`deleted VIM ${id}`));
-  });
+  sub(vim, 'delete <id>', 'delete a VIM (refused while VNF instances use it)').action(
+    async (id: string, opts: Common) => {
+      await deleteVim(ApiClient.from(opts), id);
+      emit(opts.json, { deleted: id }, () => say(`deleted VIM ${id}`));
+    },
+  );
 }

@@ -168,11 +168,21 @@ export async function setDefaultVim(db: Database, project: string, vimId: string
   });
 }
 
-/** Deletes a VIM (and its default mark); false when it is not visible to `project`. */
-export async function deleteVim(db: Database, id: string, project?: string): Promise<boolean> {
+/**
+ * Deletes a VIM (and its default mark); false when it is not visible to `project`. `refuse` runs
+ * in the deleting transaction once the VIM is found and throws to keep it (e.g. while instances
+ * use it): the registry does not know who uses a VIM, its callers do.
+ */
+export async function deleteVim(
+  db: Database,
+  id: string,
+  options: { project?: string; refuse?: (trx: Executor) => Promise<void> } = {},
+): Promise<boolean> {
+  const { project, refuse } = options;
   return inTransaction(db, async (trx) => {
     const row = await rowVisible(trx, id, project);
     if (!row || (project !== undefined && row.project_id !== project)) return false;
+    await refuse?.(trx);
     await trx.deleteFrom('default_vims').where('vim_id', '=', id).execute();
     await trx.deleteFrom('vims').where('id', '=', id).execute();
     return true;

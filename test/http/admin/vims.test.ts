@@ -2,7 +2,8 @@
  * The VIM registry over its admin API (/bosun/v1/vims) and resolveVim, on SQLite and
  * PostgreSQL: the simulated VIM registered as the shared default at start, registration with
  * credentials sealed at rest and never returned, defaults per project, resolution of
- * vimConnectionInfo in the v1 array, v2 map and stored (sealed) shapes, deletion; admin only.
+ * vimConnectionInfo in the v1 array, v2 map and stored (sealed) shapes, deletion (refused while
+ * VNF instances use the VIM); admin only.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -15,8 +16,18 @@ import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { addClient, bearer, tokenOf } from '../auth/oauth2-support.ts';
+import {
+  createInstance,
+  H,
+  INSTANTIATE,
+  onboardOnce,
+  runTask,
+  V2,
+  waitOpOcc,
+} from '../vnflcm/lcm-support.ts';
 
 const BASE = '/bosun/v1/vims';
+const SIM = '/bosun/v1/sim';
 const OPENSTACK = 'ETSINFV.OPENSTACK_KEYSTONE.V_3';
 const SECRET = 'hunter2-very-secret';
 
@@ -153,6 +164,65 @@ for (const dialect of DIALECTS) {
         SIM_VIM_TYPE,
         'back to the shared default',
       );
+    });
+
+    test('a VIM that instances use is not deleted (409 naming them) until they are terminated', async () => {
+      const vnfdId = String((await onboardOnce(server.url)).vnfdId);
+      const sim2 = await http<VimRecord>(server.url, 'POST', BASE, {
+        body: { name: 'sim-two', vimType: SIM_VIM_TYPE, projectId: 'default' },
+      });
+      assert.equal(sim2.status, 201, sim2.text);
+      const on = { vimConnectionInfo: { vim1: { vimId: sim2.body.id, vimType: SIM_VIM_TYPE } } };
+      const a = await createInstance(server.url, vnfdId);
+      const b = await createInstance(server.url, vnfdId);
+      assert.equal(
+        (await runTask(server.url, a.id, 'instantiate', { ...INSTANTIATE, ...on })).operationState,
+        'COMPLETED',
+      );
+      // b's instantiate fails at the VIM and waits in FAILED_TEMP: its servers may be there.
+      await http(server.url, 'POST', `${SIM}/faults`, { body: { kind: 'server.create', action: 'fail' } });
+      const failed = await runTask(server.url, b.id, 'instantiate', { ...INSTANTIATE, ...on });
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+
+      const refused = await http<{ detail: string; vnfInstanceCount: number; vnfInstanceIds: string[] }>(
+        server.url,
+        'DELETE',
+        `${BASE}/${sim2.body.id}`,
+      );
+      assert.ok(isProblem(refused, 409), refused.text);
+      assert.equal(refused.body.vnfInstanceCount, 2);
+      assert.deepEqual(refused.body.vnfInstanceIds, [a.id, b.id].sort());
+      assert.match(refused.body.detail, new RegExp(`used by 2 VNF instances \\(.*${a.id}`));
+      assert.equal((await http(server.url, 'GET', `${BASE}/${sim2.body.id}`)).status, 200, 'still there');
+
+      // The shared default is used by instances that named no VIM, the same way.
+      const c = await createInstance(server.url, vnfdId);
+      assert.equal((await runTask(server.url, c.id, 'instantiate', INSTANTIATE)).operationState, 'COMPLETED');
+      const sim = (await http<VimRecord[]>(server.url, 'GET', BASE)).body.find((v) => v.name === 'bosun-sim');
+      assert.ok(sim);
+      const shared = await http<{ detail: string }>(server.url, 'DELETE', `${BASE}/${sim.id}`);
+      assert.ok(isProblem(shared, 409), shared.text);
+      assert.match(shared.body.detail, new RegExp(`used by 1 VNF instance \\(${c.id}\\): terminate it`));
+      assert.equal(
+        (await runTask(server.url, c.id, 'terminate', { terminationType: 'FORCEFUL' })).operationState,
+        'COMPLETED',
+      );
+
+      await http(server.url, 'DELETE', `${SIM}/faults`);
+      const rollback = await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, {
+        headers: H,
+      });
+      assert.equal(rollback.status, 202, rollback.text);
+      assert.equal((await waitOpOcc(server.url, failed.id)).operationState, 'ROLLED_BACK');
+      const one = await http<{ vnfInstanceIds: string[] }>(server.url, 'DELETE', `${BASE}/${sim2.body.id}`);
+      assert.ok(isProblem(one, 409));
+      assert.deepEqual(one.body.vnfInstanceIds, [a.id]);
+      assert.equal(
+        (await runTask(server.url, a.id, 'terminate', { terminationType: 'FORCEFUL' })).operationState,
+        'COMPLETED',
+      );
+      // a is terminated: its vimConnectionInfo still names the VIM, but nothing of it is there.
+      assert.equal((await http(server.url, 'DELETE', `${BASE}/${sim2.body.id}`)).status, 204);
     });
   });
 }

@@ -4,7 +4,7 @@
  *   POST   /bosun/v1/vims                       register (credentials sealed, never returned)
  *   GET    /bosun/v1/vims/{id}
  *   POST   /bosun/v1/vims/{id}/default          the default VIM of a project
- *   DELETE /bosun/v1/vims/{id}
+ *   DELETE /bosun/v1/vims/{id}                   refused (409) while VNF instances use it
  * A VIM belongs to a project (projectId, default the caller's) or to every project ('*').
  */
 import { type Static, Type } from '@sinclair/typebox';
@@ -18,6 +18,8 @@ import {
   VimNameTaken,
   type VimRecord,
 } from '../../../drivers/infra/vim-registry.ts';
+import { vimUsers } from '../../../lcm/vim-users.ts';
+import type { Executor } from '../../../store/db/transaction.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 import { ApiError } from '../../sol013/problem.ts';
 
@@ -49,6 +51,20 @@ const view = (request: FastifyRequest, vim: VimRecord): View => ({
   ...vim,
   _links: { self: { href: absoluteUrl(request, `${BASE}/${vim.id}`) } },
 });
+
+/** 409 while instances use the VIM: their resources live there and would be stranded. */
+async function refuseWhileUsed(trx: Executor, id: string): Promise<void> {
+  const users = await vimUsers(trx, id);
+  if (users.count === 0) return;
+  const more = users.count > users.sample.length ? ', …' : '';
+  throw new ApiError(
+    409,
+    `VIM ${id} is used by ${users.count} VNF instance${users.count === 1 ? '' : 's'} ` +
+      `(${users.sample.join(', ')}${more}): terminate ${users.count === 1 ? 'it' : 'them'} ` +
+      '(or end their operations) before deleting the VIM.',
+    { extensions: { vnfInstanceCount: users.count, vnfInstanceIds: users.sample } },
+  );
+}
 
 const idOf = (request: FastifyRequest) => (request.params as Static<typeof IdParams>).id;
 const notFound = (id: string) => new ApiError(404, `VIM ${id} does not exist.`);
@@ -98,7 +114,10 @@ export function registerVimAdmin(app: FastifyInstance): void {
   );
 
   app.delete(`${BASE}/:id`, { schema: { params: IdParams }, config: { sol013 } }, async (request, reply) => {
-    if (!(await deleteVim(request.server.bosun.db, idOf(request)))) throw notFound(idOf(request));
+    const id = idOf(request);
+    if (!(await deleteVim(request.server.bosun.db, id, { refuse: (trx) => refuseWhileUsed(trx, id) }))) {
+      throw notFound(id);
+    }
     return reply.code(204).send();
   });
 }
