@@ -23,6 +23,7 @@ import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { downloadPackage, type UriSource } from './download-package.ts';
 import { claimableJobs, claimJob, interruptedUploads } from './package-jobs.ts';
+import { PollLoop } from './poll-loop.ts';
 
 const MAX_ATTEMPTS = 3;
 const CONCURRENCY = 4;
@@ -39,47 +40,30 @@ export class OnboardingWorker {
   readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   readonly #deps: WorkerDeps;
   readonly #running = new Map<string, Promise<void>>();
-  #timer: NodeJS.Timeout | undefined;
-  #stopped = true;
-  #ticking: Promise<void> | undefined;
-  #again = false;
+  readonly #loop: PollLoop;
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
+    this.#loop = new PollLoop({
+      tick: () => this.#tick(),
+      intervalMs: deps.config.worker.pollIntervalMs,
+      logger: deps.logger,
+      failure: 'onboarding worker poll failed',
+    });
   }
 
   start(): void {
-    this.#stopped = false;
-    this.wake();
+    this.#loop.start();
   }
 
   /** Looks for work now (after a job was queued in this process). */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#ticking) {
-      this.#again = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#ticking = this.#tick()
-      .catch((err) => this.#deps.logger.error({ err }, 'onboarding worker poll failed'))
-      .finally(() => {
-        this.#ticking = undefined;
-        if (this.#stopped) return;
-        if (this.#again) {
-          this.#again = false;
-          this.wake();
-        } else {
-          this.#timer = setTimeout(() => this.wake(), this.#deps.config.worker.pollIntervalMs);
-        }
-      });
+    this.#loop.wake();
   }
 
   /** Stops claiming, and waits for the jobs in progress. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#ticking;
+    await this.#loop.stop();
     await Promise.allSettled(this.#running.values());
   }
 

@@ -16,6 +16,7 @@ import { parseProgress } from '../lcm/progress.ts';
 import { LCM_STORES, type LcmStore } from '../lcm/store.ts';
 import { transition } from '../lcm/transition.ts';
 import { onCancel, onWake } from '../lcm/wakeup.ts';
+import { PollLoop } from './poll-loop.ts';
 
 export class OpRunner {
   readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
@@ -24,20 +25,22 @@ export class OpRunner {
   readonly #running = new Map<string, Promise<void>>();
   readonly #aborts = new Map<string, AbortController>();
   readonly #reasons = new Map<string, 'lease' | 'cancel'>();
-  #timer: NodeJS.Timeout | undefined;
-  #stopped = true;
-  #ticking: Promise<void> | undefined;
-  #again = false;
+  readonly #loop: PollLoop;
   #unsubscribe: (() => void)[] = [];
   #listener: PgWakeupListener | undefined;
 
   constructor(deps: EngineDeps, stores: readonly LcmStore[] = LCM_STORES) {
     this.#deps = deps;
     this.#stores = stores;
+    this.#loop = new PollLoop({
+      tick: () => this.#tick(),
+      intervalMs: deps.config.worker.pollIntervalMs,
+      logger: deps.logger,
+      failure: 'LCM runner poll failed',
+    });
   }
 
   start(): void {
-    this.#stopped = false;
     const cancel = (id: string, mode: string) => {
       const controller = this.#aborts.get(id);
       if (mode !== 'FORCEFUL' || !controller || this.#reasons.has(id)) return;
@@ -50,28 +53,11 @@ export class OpRunner {
       this.#listener = new PgWakeupListener(config.database.url, { wake: () => this.wake(), cancel }, logger);
       this.#listener.start();
     }
-    this.wake();
+    this.#loop.start();
   }
 
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#ticking) {
-      this.#again = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#ticking = this.#tick()
-      .catch((err) => this.#deps.logger.error({ err }, 'LCM runner poll failed'))
-      .finally(() => {
-        this.#ticking = undefined;
-        if (this.#stopped) return;
-        if (this.#again) {
-          this.#again = false;
-          this.wake();
-        } else {
-          this.#timer = setTimeout(() => this.wake(), this.#deps.config.worker.pollIntervalMs);
-        }
-      });
+    this.#loop.wake();
   }
 
   /**
@@ -80,11 +66,11 @@ export class OpRunner {
    * expires and the next worker ends it as after a crash.
    */
   async stop(graceMs = this.#deps.config.server.shutdownTimeoutMs): Promise<void> {
-    this.#stopped = true;
+    // Stops claiming now; the look in progress is awaited once the wake-ups are closed.
+    const polling = this.#loop.stop();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     await this.#listener?.stop();
-    clearTimeout(this.#timer);
-    await this.#ticking;
+    await polling;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
@@ -149,7 +135,7 @@ export class OpRunner {
       await runOpOcc(this.#deps, store, id, this.owner, {
         signal: controller.signal,
         abortReason: () => reasons.get(id),
-        stopping: () => this.#stopped,
+        stopping: () => this.#loop.stopped,
       });
     } catch (err) {
       logger.error({ err, vnfLcmOpOccId: id }, 'LCM operation crashed');

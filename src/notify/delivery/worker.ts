@@ -11,6 +11,7 @@ import type { Config } from '../../config/load.ts';
 import { OutboundPolicy } from '../../net/address-policy.ts';
 import type { SealedBox } from '../../security/sealed-box.ts';
 import type { Database } from '../../store/db/database.ts';
+import { PollLoop } from '../../worker/poll-loop.ts';
 import { CallbackClient } from './callback-client.ts';
 import { HeldLease } from './lease.ts';
 import type { DeliveryMetrics } from './metrics.ts';
@@ -40,13 +41,10 @@ export class DeliveryWorker {
   readonly #client: CallbackClient;
   readonly #running = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
-  #stopped = true;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #loop: PollLoop;
   #settleTimer: NodeJS.Timeout | undefined;
   #retryTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   #retries: number[] = [];
-  #ticking: Promise<void> | undefined;
-  #again = false;
   #lastSweep = 0;
   #unsubscribe: (() => void) | undefined;
 
@@ -56,10 +54,15 @@ export class DeliveryWorker {
       OutboundPolicy.fromConfig(deps.config),
       deps.config.notify.requestTimeoutMs,
     );
+    this.#loop = new PollLoop({
+      tick: () => this.#tick(),
+      intervalMs: deps.config.worker.pollIntervalMs,
+      logger: deps.logger,
+      failure: 'notification delivery poll failed',
+    });
   }
 
   start(): void {
-    this.#stopped = false;
     this.#unsubscribe = onDeliveryWake(() => {
       this.wake();
       this.#settleTimer ??= setTimeout(() => {
@@ -67,39 +70,22 @@ export class DeliveryWorker {
         this.wake();
       }, WAKE_SETTLE_MS);
     });
-    this.wake();
+    this.#loop.start();
   }
 
   /** Looks for work now. */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#ticking) {
-      this.#again = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#ticking = this.#tick()
-      .catch((err) => this.#deps.logger.error({ err }, 'notification delivery poll failed'))
-      .finally(() => {
-        this.#ticking = undefined;
-        if (this.#stopped) return;
-        if (this.#again) {
-          this.#again = false;
-          this.wake();
-        } else {
-          this.#timer = setTimeout(() => this.wake(), this.#deps.config.worker.pollIntervalMs);
-        }
-      });
+    this.#loop.wake();
   }
 
   /** Stops claiming; sessions stop after their current call (abandoned after a grace period). */
   async stop(): Promise<void> {
-    this.#stopped = true;
+    // Stops claiming now; the look in progress is awaited once the timers are cleared.
+    const polling = this.#loop.stop();
     this.#unsubscribe?.();
-    clearTimeout(this.#timer);
     clearTimeout(this.#settleTimer);
     clearTimeout(this.#retryTimer?.timer);
-    await this.#ticking;
+    await polling;
     const grace = setTimeout(() => this.#abort.abort(), STOP_GRACE_MS);
     await Promise.allSettled(this.#running.values());
     clearTimeout(grace);
@@ -115,7 +101,7 @@ export class DeliveryWorker {
     const free = config.notify.concurrency - this.#running.size;
     if (free <= 0) return;
     for (const id of await dueSubscriptions(db, free)) {
-      if (this.#stopped) return;
+      if (this.#loop.stopped) return;
       if (this.#running.has(id) || !(await claimSubscription(db, id, this.owner, config.worker.leaseMs)))
         continue;
       const session = this.#session(id)
@@ -135,7 +121,7 @@ export class DeliveryWorker {
       ...this.#deps,
       client: this.#client,
       signal: this.#abort.signal,
-      stopping: () => this.#stopped,
+      stopping: () => this.#loop.stopped,
     };
     try {
       const { retryAt } = await runSession(deps, id, lease);
@@ -148,13 +134,13 @@ export class DeliveryWorker {
 
   /** Wakes at `at`, and at every other retry time this worker scheduled (earliest first). */
   #wakeAt(at: number): void {
-    if (this.#stopped) return;
+    if (this.#loop.stopped) return;
     this.#retries.push(at);
     this.#armRetryTimer();
   }
 
   #armRetryTimer(): void {
-    if (this.#stopped || this.#retries.length === 0) return;
+    if (this.#loop.stopped || this.#retries.length === 0) return;
     const next = Math.min(...this.#retries);
     if (this.#retryTimer && this.#retryTimer.at <= next) return;
     clearTimeout(this.#retryTimer?.timer);
