@@ -4,16 +4,46 @@
  * ONBOARDED + ENABLED). Each is one conditional UPDATE, so concurrent requests and workers
  * cannot both win.
  */
+import type { Updateable } from 'kysely';
 import type { ProblemDetails } from '../http/sol013/problem.ts';
 import { emitPackageNotification, packageOnboarded } from '../notify/package-notifications.ts';
 import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
+import type { VnfPackagesTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import type { ScannedZip } from '../vnfd/csar/zip-stream-scan.ts';
 import { failure } from './failure.ts';
 import { nowIso, packageBlobKey } from './package-record.ts';
 
 export const leaseUntil = (leaseMs: number) => new Date(Date.now() + leaseMs).toISOString();
+
+/** What a transition sets; `updated_at` and `version` follow every change. */
+type PackageChange = Omit<Updateable<VnfPackagesTable>, 'updated_at' | 'version'>;
+
+/**
+ * The one conditional UPDATE every transition is: the row moves only from `from` (one of them)
+ * and, with `owner`, only while this process holds the job. False: another request or worker
+ * got there first, or the package is elsewhere.
+ */
+async function transition(
+  db: Executor,
+  id: string,
+  from: string | readonly string[],
+  change: PackageChange,
+  owner?: string,
+): Promise<boolean> {
+  let query = db
+    .updateTable('vnf_packages')
+    .set((eb) => ({ ...change, updated_at: nowIso(), version: eb('version', '+', 1) }))
+    .where('id', '=', id);
+  query =
+    typeof from === 'string'
+      ? query.where('onboarding_state', '=', from)
+      : query.where('onboarding_state', 'in', from);
+  if (owner) query = query.where('lease_owner', '=', owner);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
 
 /** CREATED → UPLOADING, owned by this process while the body streams. False: not CREATED. */
 export async function beginUpload(
@@ -22,23 +52,15 @@ export async function beginUpload(
   owner: string,
   leaseMs: number,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('vnf_packages')
-    .set((eb) => ({
-      onboarding_state: 'UPLOADING',
-      job_state: 'uploading',
-      lease_owner: owner,
-      lease_until: leaseUntil(leaseMs),
-      attempts: 0,
-      onboarding_failure: null,
-      upload_source: JSON.stringify({ kind: 'upload' }),
-      updated_at: nowIso(),
-      version: eb('version', '+', 1),
-    }))
-    .where('id', '=', id)
-    .where('onboarding_state', '=', 'CREATED')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return transition(db, id, 'CREATED', {
+    onboarding_state: 'UPLOADING',
+    job_state: 'uploading',
+    lease_owner: owner,
+    lease_until: leaseUntil(leaseMs),
+    attempts: 0,
+    onboarding_failure: null,
+    upload_source: JSON.stringify({ kind: 'upload' }),
+  });
 }
 
 /** CREATED → UPLOADING with a download job queued. False: not CREATED. */
@@ -47,23 +69,15 @@ export async function queueUriUpload(
   id: string,
   source: { uri: string; sealedCredentials?: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('vnf_packages')
-    .set((eb) => ({
-      onboarding_state: 'UPLOADING',
-      job_state: 'queued',
-      lease_owner: null,
-      lease_until: null,
-      attempts: 0,
-      onboarding_failure: null,
-      upload_source: JSON.stringify({ kind: 'uri', ...source }),
-      updated_at: nowIso(),
-      version: eb('version', '+', 1),
-    }))
-    .where('id', '=', id)
-    .where('onboarding_state', '=', 'CREATED')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return transition(db, id, 'CREATED', {
+    onboarding_state: 'UPLOADING',
+    job_state: 'queued',
+    lease_owner: null,
+    lease_until: null,
+    attempts: 0,
+    onboarding_failure: null,
+    upload_source: JSON.stringify({ kind: 'uri', ...source }),
+  });
 }
 
 /** Extends the lease of a job this process owns. */
@@ -104,9 +118,11 @@ export async function finishUpload(
   put: PutResult,
 ): Promise<boolean> {
   const uploaded: UploadedContent = { kind: 'uploaded', ...(put.zipScan ? { zipScan: put.zipScan } : {}) };
-  const result = await db
-    .updateTable('vnf_packages')
-    .set((eb) => ({
+  return transition(
+    db,
+    id,
+    'UPLOADING',
+    {
       onboarding_state: 'PROCESSING',
       job_state: 'queued',
       lease_owner: null,
@@ -114,14 +130,9 @@ export async function finishUpload(
       upload_source: JSON.stringify(uploaded),
       checksum: JSON.stringify({ algorithm: 'sha-512', hash: put.digests['sha-512'] }),
       package_size: put.size,
-      updated_at: nowIso(),
-      version: eb('version', '+', 1),
-    }))
-    .where('id', '=', id)
-    .where('onboarding_state', '=', 'UPLOADING')
-    .where('lease_owner', '=', owner)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    },
+    owner,
+  );
 }
 
 /**
@@ -135,9 +146,11 @@ export async function failOnboarding(
   problem: ProblemDetails,
   owner?: string,
 ): Promise<boolean> {
-  let query = db.kysely
-    .updateTable('vnf_packages')
-    .set((eb) => ({
+  const failed = await transition(
+    db.kysely,
+    id,
+    ['UPLOADING', 'PROCESSING'],
+    {
       onboarding_state: 'CREATED',
       operational_state: 'DISABLED',
       job_state: null,
@@ -147,14 +160,9 @@ export async function failOnboarding(
       onboarding_failure: JSON.stringify(problem),
       checksum: null,
       package_size: null,
-      updated_at: nowIso(),
-      version: eb('version', '+', 1),
-    }))
-    .where('id', '=', id)
-    .where('onboarding_state', 'in', ['UPLOADING', 'PROCESSING']);
-  if (owner) query = query.where('lease_owner', '=', owner);
-  const result = await query.executeTakeFirst();
-  const failed = Number(result.numUpdatedRows) === 1;
+    },
+    owner,
+  );
   if (failed) await blobs.delete(packageBlobKey(id));
   return failed;
 }
@@ -214,9 +222,11 @@ export async function completeOnboarding(
   try {
     // The update and its notifications commit together (outbox).
     return await inTransaction(db, async (trx) => {
-      const result = await trx
-        .updateTable('vnf_packages')
-        .set((eb) => ({
+      const won = await transition(
+        trx,
+        id,
+        'PROCESSING',
+        {
           onboarding_state: 'ONBOARDED',
           operational_state: 'ENABLED',
           job_state: null,
@@ -236,14 +246,10 @@ export async function completeOnboarding(
           artifact_paths: JSON.stringify(facts.files),
           manifest_file: facts.manifestFile ?? null,
           signing_certificate: facts.signingCertificate ?? null,
-          updated_at: nowIso(),
-          version: eb('version', '+', 1),
-        }))
-        .where('id', '=', id)
-        .where('onboarding_state', '=', 'PROCESSING')
-        .where('lease_owner', '=', owner)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return 'lost';
+        },
+        owner,
+      );
+      if (!won) return 'lost';
       await emitPackageNotification(
         trx,
         row.project_id,
