@@ -1,27 +1,11 @@
 /** The admin subscriptions API (/bosun/v1/subscriptions) calls of the CLI. */
+import type { SubscriptionStatus } from '../../notify/delivery/status.ts';
 import type { ApiClient } from './client.ts';
 
-export const SUBSCRIPTIONS = '/bosun/v1/subscriptions';
+// What the admin API answers: the server's own type (erased at run time), not a copy of it.
+export type { SubscriptionStatus };
 
-export interface SubscriptionStatus {
-  id: string;
-  api: string;
-  major: string;
-  projectId: string;
-  callbackUri: string;
-  createdAt: string;
-  delivery: {
-    delivered: number;
-    pending: number;
-    failing: number;
-    dead: number;
-    failedAttempts: number;
-    lastError?: string;
-    lastErrorAt?: string;
-    lastDeliveredAt?: string;
-    nextAttemptAt?: string;
-  };
-}
+export const SUBSCRIPTIONS = '/bosun/v1/subscriptions';
 
 /** `?api=…` when the caller insisted on an API (the server answers 404 for another API's id). */
 const withApi = (path: string, api: string | undefined) =>

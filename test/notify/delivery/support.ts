@@ -17,6 +17,7 @@ import type { TLSSocket } from 'node:tls';
 import { deepMerge } from '../../../src/config/load.ts';
 import { type ApiName, currentVersion, findMajor } from '../../../src/http/sol013/api-versions.ts';
 import { wakeDelivery } from '../../../src/notify/delivery/signal.ts';
+import type { SubscriptionStatus } from '../../../src/notify/delivery/status.ts';
 import type { Database } from '../../../src/store/db/database.ts';
 import { inTransaction } from '../../../src/store/db/transaction.ts';
 import type { TestDialect } from '../../support/databases.ts';
@@ -246,23 +247,8 @@ export const seqsOf = (receiver: Receiver, subscriptionId?: string) =>
     .filter((r) => subscriptionId === undefined || r.body?.subscriptionId === subscriptionId)
     .map((r) => r.body?.seq as number);
 
-export interface AdminStatus {
-  id: string;
-  api: string;
-  major: string;
-  callbackUri: string;
-  delivery: {
-    delivered: number;
-    pending: number;
-    failing: number;
-    dead: number;
-    failedAttempts: number;
-    lastError?: string;
-    lastErrorAt?: string;
-    lastDeliveredAt?: string;
-    nextAttemptAt?: string;
-  };
-}
+/** What the admin API answers for a subscription. */
+export type AdminStatus = SubscriptionStatus;
 
 export async function adminStatus(server: { url: string }, id: string): Promise<AdminStatus> {
   const res = await http<AdminStatus>(server.url, 'GET', `/bosun/v1/subscriptions/${id}`);
