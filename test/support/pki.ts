@@ -3,10 +3,9 @@
  * CA, a signing certificate it issued, an expired signing certificate, and an untrusted CA with
  * its own signer. `signManifest` produces the PEM CMS block of SOL004 security option 1.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createOpensslCa, type Issued } from './openssl-ca.ts';
 
 export interface Signer {
   certPem: string;
@@ -32,73 +31,16 @@ export interface TestPki {
 }
 
 const SIGNER_EXT = 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n';
+const CA_KEY_USAGE = 'critical,keyCertSign,cRLSign';
 
 export function createTestPki(): TestPki {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-pki-'));
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  writeFileSync(join(dir, 'signer.ext'), SIGNER_EXT);
-  const ca = (name: string, cn: string) => {
-    openssl(
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.pem`,
-      '-subj',
-      `/CN=${cn}`,
-      '-days',
-      '30',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    );
-    return readFileSync(join(dir, `${name}.pem`), 'utf8');
-  };
-  const issue = (name: string, cn: string, caName: string, days: number): Signer => {
-    openssl(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-      '-subj',
-      `/CN=${cn}`,
-    );
-    // A negative -days gives a notAfter in the past: an expired certificate without faking the clock.
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      `${caName}.pem`,
-      '-CAkey',
-      `${caName}.key`,
-      '-set_serial',
-      String(Math.floor(Math.random() * 1e9)),
-      '-out',
-      `${name}.pem`,
-      '-days',
-      String(days),
-      '-extfile',
-      'signer.ext',
-    );
-    return {
-      certPem: readFileSync(join(dir, `${name}.pem`), 'utf8'),
-      certFile: join(dir, `${name}.pem`),
-      keyFile: join(dir, `${name}.key`),
-    };
-  };
-  const caPem = ca('ca', 'Bosun Test CA');
-  const untrustedCaPem = ca('rogue', 'Rogue CA');
+  const pki = createOpensslCa('bosun-pki-', 'rsa');
+  const { dir, openssl } = pki;
+  const asSigner = ({ cert, certFile, keyFile }: Issued): Signer => ({ certPem: cert, certFile, keyFile });
+  const issue = (name: string, cn: string, ca: string, days: number) =>
+    asSigner(pki.issue(name, { cn, ca, days, extensions: SIGNER_EXT }));
+  const caPem = pki.ca('ca', { cn: 'Bosun Test CA', days: 30, keyUsage: CA_KEY_USAGE }).cert;
+  const untrustedCaPem = pki.ca('rogue', { cn: 'Rogue CA', days: 30, keyUsage: CA_KEY_USAGE }).cert;
   let n = 0;
   return {
     dir,
@@ -129,6 +71,6 @@ export function createTestPki(): TestPki {
       if (options.withoutAttributes) args.push('-noattr');
       return openssl(...args).toString('utf8');
     },
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: pki.cleanup,
   };
 }
