@@ -5,77 +5,17 @@
  * is CREATED with "interrupted" and its partial blob gone; the processing job runs again.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { DIALECTS, freshDatabaseUrl, type TestDialect } from '../../support/databases.ts';
+import { DIALECTS, type TestDialect } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
+import { kill9, newServerEnv, serveProcess } from '../../support/processes.ts';
 import { startTestServer } from '../../support/server.ts';
 import { createPkg, type PkgInfo, putZip, SMALL_SAMPLE, sample, V1, V2, V2_HEADERS } from './support.ts';
 
-const BOSUN = new URL('../../../bin/bosun', import.meta.url).pathname;
-
-interface Env {
-  databaseUrl: string;
-  blobsDir: string;
-  key: string;
-}
-
-async function newEnv(dialect: TestDialect): Promise<Env> {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-recovery-'));
-  return {
-    databaseUrl: await freshDatabaseUrl(dialect),
-    blobsDir: join(dir, 'blobs'),
-    key: randomBytes(32).toString('base64'),
-  };
-}
-
-/** Starts `bosun serve` and resolves with its URL once it listens. */
-function serve(env: Env, role: 'all' | 'api'): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(BOSUN, ['serve', '--role', role], {
-    env: {
-      ...process.env,
-      BOSUN_DATABASE_URL: env.databaseUrl,
-      BOSUN_BLOBS_DIR: env.blobsDir,
-      BOSUN_SECURITY_ENCRYPTION_KEY: env.key,
-      BOSUN_SERVER_PORT: '0',
-      BOSUN_SERVER_BIND: '127.0.0.1',
-      BOSUN_WORKER_LEASE_MS: '1000',
-      BOSUN_WORKER_POLL_INTERVAL_MS: '100',
-      BOSUN_LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /"msg":"bosun listening"/.test(out) && /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve({ child, url: m[1] });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`bosun exited (${code}) before listening:\n${out}`)));
-  });
-}
-
-function kill9(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+const newEnv = (dialect: TestDialect) => newServerEnv(dialect, 'bosun-recovery-');
 
 async function settle(url: string, id: string): Promise<PkgInfo> {
   for (let i = 0; i < 400; i++) {
@@ -102,7 +42,7 @@ for (const dialect of DIALECTS) {
   describe(`crash recovery on ${dialect}`, () => {
     test('killed during an upload: CREATED with "interrupted" after restart, no partial blob', async () => {
       const env = await newEnv(dialect);
-      const first = await serve(env, 'all');
+      const first = await serveProcess(env, 'all');
       const pkg = await createPkg(first.url);
       // Stream the first half of the zip, then stall: the server is UPLOADING.
       const zip = sample(SMALL_SAMPLE);
@@ -127,7 +67,7 @@ for (const dialect of DIALECTS) {
       );
       await kill9(first.child);
       req.destroy();
-      const second = await serve(env, 'all');
+      const second = await serveProcess(env, 'all');
       try {
         const settled = await settle(second.url, pkg.id);
         assert.equal(settled.onboardingState, 'CREATED');
@@ -147,7 +87,7 @@ for (const dialect of DIALECTS) {
     test('killed with a package in PROCESSING: the job runs again after restart and onboards', async () => {
       const env = await newEnv(dialect);
       // An api-only replica accepts the upload and queues the job; nobody processes it yet.
-      const first = await serve(env, 'api');
+      const first = await serveProcess(env, 'api');
       const pkg = await createPkg(first.url);
       assert.equal((await putZip(first.url, pkg.id, sample(SMALL_SAMPLE))).status, 202);
       assert.equal(
@@ -155,7 +95,7 @@ for (const dialect of DIALECTS) {
         'PROCESSING',
       );
       await kill9(first.child);
-      const second = await serve(env, 'all');
+      const second = await serveProcess(env, 'all');
       try {
         assert.equal((await settle(second.url, pkg.id)).onboardingState, 'ONBOARDED');
       } finally {
