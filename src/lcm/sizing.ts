@@ -12,7 +12,7 @@
  * Errors are ApiErrors: 400 for a request naming something the VNFD does not have or asking for
  * a level out of range (Tacker's status for these), 422 when the VNFD itself is inconsistent.
  */
-import type { InstantiatedVnfInfo, ScaleInfo } from '../drivers/infra/contract.ts';
+import type { AspectChange, InstantiatedVnfInfo, ScaleInfo } from '../drivers/infra/contract.ts';
 import { ApiError } from '../http/sol013/problem.ts';
 import type { Flavour, InstantiationLevel, ScalingAspect, Vdu, Vnfd } from '../vnfd/model/vnfd.ts';
 
@@ -172,6 +172,8 @@ export function currentScaleLevels(info: InstantiatedVnfInfo | undefined): Recor
 export interface ScaleSizing {
   /** Per VDU: VNFCs to add (positive) or remove (negative). */
   changes: VduCounts;
+  /** Every aspect whose scale level changes. */
+  aspects: AspectChange[];
   /** Scale levels after the operation. */
   scaleStatus: ScaleInfo[];
 }
@@ -234,7 +236,14 @@ export function sizeToLevels(
     aspectId: a.id,
     scaleLevel: target[a.id] ?? levels[a.id] ?? 0,
   }));
-  return { changes, scaleStatus };
+  const aspects = flavour.scalingAspects
+    .map((a) => ({
+      aspectId: a.id,
+      fromLevel: levels[a.id] ?? 0,
+      toLevel: target[a.id] ?? levels[a.id] ?? 0,
+    }))
+    .filter((a) => a.fromLevel !== a.toLevel);
+  return { changes, aspects, scaleStatus };
 }
 
 /**

@@ -199,4 +199,46 @@ describe('sizing', () => {
       /nope is not in flavour/,
     );
   });
+
+  test('scale to level moves every aspect it changes, some in and some out', () => {
+    const two = flavour({
+      vdus: [vdu('VDU1', 1, 5), vdu('VDU2', 1, 3)],
+      scalingAspects: [
+        ...flavour().scalingAspects,
+        {
+          id: 'B',
+          maxScaleLevel: 2,
+          stepDeltas: ['d'],
+          vduDeltas: { VDU2: { d: 1 } },
+          virtualLinkBitrateDeltas: {},
+        },
+      ],
+    });
+    const current = {
+      ...info({ VDU1: 4, VDU2: 1 }, 2),
+      scaleStatus: [
+        { aspectId: 'A', scaleLevel: 2 },
+        { aspectId: 'B', scaleLevel: 0 },
+      ],
+    };
+    const mixed = sizeScaleToLevel(two, current, {
+      scaleInfo: [
+        { aspectId: 'A', scaleLevel: 1 },
+        { aspectId: 'B', scaleLevel: 2 },
+      ],
+    });
+    assert.deepEqual(mixed.changes, { VDU1: -2, VDU2: 2 });
+    assert.deepEqual(mixed.aspects, [
+      { aspectId: 'A', fromLevel: 2, toLevel: 1 },
+      { aspectId: 'B', fromLevel: 0, toLevel: 2 },
+    ]);
+    assert.deepEqual(mixed.scaleStatus, [
+      { aspectId: 'A', scaleLevel: 1 },
+      { aspectId: 'B', scaleLevel: 2 },
+    ]);
+    // An aspect not named keeps its level and is not among the changes.
+    const one = sizeScaleToLevel(two, current, { scaleInfo: [{ aspectId: 'B', scaleLevel: 1 }] });
+    assert.deepEqual(one.aspects, [{ aspectId: 'B', fromLevel: 0, toLevel: 1 }]);
+    assert.deepEqual(one.changes, { VDU2: 1 });
+  });
 });

@@ -290,14 +290,26 @@ export interface TerminatePlan {
   gracefulTerminationTimeout?: number;
 }
 
-export interface ScalePlan {
-  type: 'SCALE_OUT' | 'SCALE_IN';
+/** One scaling aspect an operation moves from one scale level to another. */
+export interface AspectChange {
   aspectId: string;
-  /** SCALE_OUT: VNFCs to add. */
+  fromLevel: number;
+  toLevel: number;
+}
+
+/**
+ * A scale (SCALE: one aspect, in or out) or scale-to-level (every aspect whose level changes,
+ * possibly some in and some out): the driver applies all of it in one operation, so a retry
+ * resumes the whole change and a rollback undoes all of it.
+ */
+export interface ScalePlan {
+  /** Every aspect whose scale level changes, with its levels before and after. */
+  aspects: AspectChange[];
+  /** VNFCs to add (aspects scaled out). */
   add: NewVnfc[];
-  /** SCALE_IN: vnfcResourceInfo ids to remove (the engine picks the newest). */
+  /** vnfcResourceInfo ids to remove (aspects scaled in; the engine picks the newest). */
   remove: string[];
-  /** scaleStatus after the operation. */
+  /** scaleStatus after the operation (every aspect of the flavour). */
   scaleStatus: ScaleInfo[];
 }
 

@@ -1,18 +1,14 @@
 /**
  * SCALE (out or in by steps on one aspect) and SCALE_TO_LEVEL (to an instantiation level or to
- * explicit scale levels): VNFCs are added for positive deltas and the newest are removed for
- * negative ones. Only a pure scale-out can be rolled back (a removed VNFC cannot come back).
+ * explicit scale levels, possibly moving several aspects, some in and some out): VNFCs are added
+ * for positive deltas and the newest are removed for negative ones, every aspect in one driver
+ * call. Only a pure scale-out can be rolled back (a removed VNFC cannot come back).
  */
 import type { DriverResult, InfraDriver, OperationContext, ScalePlan } from '../../drivers/infra/contract.ts';
 import { ApiError } from '../../http/sol013/problem.ts';
 import type { AcceptContext, OperationDef, PlanContext, Planned } from '../operation-def.ts';
 import { findFlavour, type ScaleSizing, sizeScale, sizeScaleToLevel } from '../sizing.ts';
 import { newestVnfcs, newVnfcs, withScale } from './common.ts';
-
-interface ScalePlans {
-  out?: ScalePlan;
-  in?: ScalePlan;
-}
 
 /** The flavour the instance runs, for accept-time checks. */
 function flavourOf(ctx: AcceptContext) {
@@ -21,7 +17,7 @@ function flavourOf(ctx: AcceptContext) {
   return findFlavour(ctx.pkg.vnfd, flavourId);
 }
 
-function plans(ctx: PlanContext, sizing: ScaleSizing, aspectId: string): Planned {
+function scalePlan(ctx: PlanContext, sizing: ScaleSizing): Planned {
   const info = ctx.instance.instantiatedVnfInfo;
   const add = Object.entries(sizing.changes)
     .filter(([, n]) => n > 0)
@@ -29,50 +25,15 @@ function plans(ctx: PlanContext, sizing: ScaleSizing, aspectId: string): Planned
   const remove = Object.entries(sizing.changes)
     .filter(([, n]) => n < 0)
     .flatMap(([vdu, n]) => newestVnfcs(info, vdu, -n));
-  const driverPlan: ScalePlans = {};
-  if (remove.length)
-    driverPlan.in = { type: 'SCALE_IN', aspectId, add: [], remove, scaleStatus: sizing.scaleStatus };
-  if (add.length || !remove.length)
-    driverPlan.out = { type: 'SCALE_OUT', aspectId, add, remove: [], scaleStatus: sizing.scaleStatus };
+  const driverPlan: ScalePlan = { aspects: sizing.aspects, add, remove, scaleStatus: sizing.scaleStatus };
   return { driverPlan, delta: { addVnfcs: add, removeVnfcs: remove } };
 }
 
-async function run(driver: InfraDriver, ctx: OperationContext, plan: unknown): Promise<DriverResult> {
-  const p = plan as ScalePlans;
-  let result: DriverResult | undefined;
-  if (p.in) result = await driver.scale(ctx, p.in);
-  if (p.out) {
-    const out = await driver.scale(
-      result?.instantiatedVnfInfo ? { ...ctx, current: result.instantiatedVnfInfo } : ctx,
-      p.out,
-    );
-    result = result
-      ? {
-          instantiatedVnfInfo: out.instantiatedVnfInfo,
-          changes: {
-            affectedVnfcs: [...result.changes.affectedVnfcs, ...out.changes.affectedVnfcs],
-            affectedVirtualLinks: [
-              ...result.changes.affectedVirtualLinks,
-              ...out.changes.affectedVirtualLinks,
-            ],
-            affectedVirtualStorages: [
-              ...result.changes.affectedVirtualStorages,
-              ...out.changes.affectedVirtualStorages,
-            ],
-            affectedExtLinkPorts: [
-              ...result.changes.affectedExtLinkPorts,
-              ...out.changes.affectedExtLinkPorts,
-            ],
-          },
-        }
-      : out;
-  }
-  return result as DriverResult;
-}
+const run = (driver: InfraDriver, ctx: OperationContext, driverPlan: unknown): Promise<DriverResult> =>
+  driver.scale(ctx, driverPlan as ScalePlan);
 
 const applyScale: OperationDef['apply'] = ({ instance, planned, result }) => {
-  const p = planned.driverPlan as ScalePlans;
-  const scaleStatus = (p.out ?? p.in)?.scaleStatus;
+  const { scaleStatus } = planned.driverPlan as ScalePlan;
   return {
     instance: { ...instance, instantiatedVnfInfo: withScale(result?.instantiatedVnfInfo, { scaleStatus }) },
   };
@@ -98,7 +59,7 @@ export const scale: OperationDef = {
       ctx.instance.instantiatedVnfInfo,
       ctx.params as Parameters<typeof sizeScale>[2],
     );
-    return plans(ctx, sizing, ctx.params.aspectId as string);
+    return scalePlan(ctx, sizing);
   },
   infra: run,
   apply: applyScale,
@@ -134,11 +95,9 @@ export const scaleToLevel: OperationDef = {
       ctx.instance.instantiatedVnfInfo,
       toLevelRequest(ctx.params),
     );
-    const aspect = Object.keys(sizing.changes).length
-      ? (ctx.flavour.scalingAspects.find((a) => Object.keys(a.vduDeltas).some((vdu) => vdu in sizing.changes))
-          ?.id ?? '')
-      : (ctx.flavour.scalingAspects[0]?.id ?? '');
-    return plans(ctx, sizing, aspect);
+    const levelId = ctx.params.instantiationLevelId as string | undefined;
+    // SOL003: the GrantRequest names the level when the target size is given by one.
+    return { ...scalePlan(ctx, sizing), ...(levelId ? { instantiationLevelId: levelId } : {}) };
   },
   infra: run,
   apply: applyScale,

@@ -17,6 +17,7 @@ import {
   type VimConnection,
 } from '../../../src/drivers/infra/contract.ts';
 import type { Vnfd } from '../../../src/vnfd/model/vnfd.ts';
+import { twoAspectsVnfd } from '../../lcm/two-aspects.ts';
 import { assertConsistent } from './consistency.ts';
 import {
   context,
@@ -281,8 +282,7 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
         ),
       });
       const result = await t.driver.scale(ctx, {
-        type: 'SCALE_OUT',
-        aspectId: 'VDU1_scale',
+        aspects: [{ aspectId: 'VDU1_scale', fromLevel: 0, toLevel: 2 }],
         add,
         remove: [],
         scaleStatus: [{ aspectId: 'VDU1_scale', scaleLevel: 2 }],
@@ -319,8 +319,7 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
       assert.equal(vdu1.length, 3);
       const remove = [vdu1[0].id];
       const result = await t.driver.scale(next(instanceId, info), {
-        type: 'SCALE_IN',
-        aspectId: 'VDU1_scale',
+        aspects: [{ aspectId: 'VDU1_scale', fromLevel: 2, toLevel: 1 }],
         add: [],
         remove,
         scaleStatus: [{ aspectId: 'VDU1_scale', scaleLevel: 1 }],
@@ -339,6 +338,78 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
       assert.ok(result.changes.affectedExtLinkPorts.every((p) => p.changeType === 'REMOVED'));
       const left = await t.resources(instanceId);
       assert.ok(!left.some((r) => r.id === vdu1[0].computeResource.resourceId));
+    });
+
+    test('a scale moving several aspects, in and out, is one operation: a retry resumes it whole', async () => {
+      const two = await twoAspectsVnfd();
+      const flavourTwo = flavourOf(two);
+      // VDU1_scale at 2 (three VDU1s), VDU2_scale at 0 (one VDU2).
+      const level2 = instantiatePlan(two, 'simple', 'instantiation_level_2');
+      let vdu2s = 0;
+      const plan = {
+        ...level2,
+        vnfcs: level2.vnfcs.filter((v) => v.vduId !== 'VDU2' || vdu2s++ === 0),
+        scaleStatus: [
+          { aspectId: 'VDU1_scale', scaleLevel: 2 },
+          { aspectId: 'VDU2_scale', scaleLevel: 0 },
+        ],
+      };
+      const instanceId = randomUUID();
+      const first = await t.driver.instantiate(
+        context(t.vim, two, {
+          instanceId,
+          grant: grantFor(
+            plan.vnfcs.map((v) => v.id),
+            t.zones[0],
+          ),
+        }),
+        plan,
+      );
+      const info = first.instantiatedVnfInfo as InstantiatedVnfInfo;
+      const vdu1 = (info.vnfcResourceInfo ?? []).filter((v) => v.vduId === 'VDU1');
+      assert.equal(vdu1.length, 3);
+      // VDU1_scale 2 → 0 removes two VDU1s, VDU2_scale 0 → 1 adds a VDU2.
+      const add = [newVnfc(flavourTwo, 'VDU2')];
+      const remove = vdu1.slice(0, 2).map((v) => v.id);
+      const scalePlan = {
+        aspects: [
+          { aspectId: 'VDU1_scale', fromLevel: 2, toLevel: 0 },
+          { aspectId: 'VDU2_scale', fromLevel: 0, toLevel: 1 },
+        ],
+        add,
+        remove,
+        scaleStatus: [
+          { aspectId: 'VDU1_scale', scaleLevel: 0 },
+          { aspectId: 'VDU2_scale', scaleLevel: 1 },
+        ],
+      };
+      const ctx = context(t.vim, two, {
+        instanceId,
+        current: info,
+        grant: grantFor(
+          add.map((v) => v.id),
+          t.zones[0],
+        ),
+      });
+      // The new VDU2 fails after the VDU1s went: the retry adds it and reports the whole change.
+      const message = await t.faults.failCompute(1);
+      try {
+        await rejects(t.driver.scale(ctx, scalePlan), 'VIM_OPERATION_FAILED', message);
+      } finally {
+        await t.faults.clear();
+      }
+      const result = await t.driver.scale(ctx, scalePlan);
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavourTwo);
+      assert.deepEqual(out.scaleStatus, scalePlan.scaleStatus);
+      assert.deepEqual(
+        result.changes.affectedVnfcs.map((v) => [v.vduId, v.id, v.changeType]).sort(),
+        [...remove.map((id) => ['VDU1', id, 'REMOVED']), ['VDU2', add[0].id, 'ADDED']].sort(),
+      );
+      const counts = (vduId: string) => (out.vnfcResourceInfo ?? []).filter((v) => v.vduId === vduId).length;
+      assert.deepEqual([counts('VDU1'), counts('VDU2')], [1, 2]);
+      const left = await t.resources(instanceId);
+      for (const v of vdu1.slice(0, 2)) assert.ok(!left.some((r) => r.id === v.computeResource.resourceId));
     });
 
     test('heal re-creates the server and keeps the VNFC, its ports and (unless asked) its volume', async () => {

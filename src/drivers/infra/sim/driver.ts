@@ -199,18 +199,16 @@ export class SimDriver implements InfraDriver {
     return this.#reshape(ctx, async (scope, stored) => {
       const { params, current } = this.#stored(ctx, stored);
       const flavour = flavourOf(ctx.vnfd, ctx.flavourId);
-      let vnfcs = await currentVnfcSpecs(scope, current);
-      if (plan.type === 'SCALE_OUT') {
-        const known = new Set(vnfcs.map((v) => v.id));
-        for (const v of plan.add)
-          if (!known.has(v.id)) vnfcs.push(await newVnfcSpec(scope, flavour, ctx.grant, v));
-      } else {
-        const unknown = plan.remove.filter((id) => !vnfcs.some((v) => v.id === id));
-        if (unknown.length)
-          throw new InfraError('INVALID_REQUEST', `VNFCs ${unknown.join(', ')} are not in the instance.`);
-        const gone = new Set(plan.remove);
-        vnfcs = vnfcs.filter((v) => !gone.has(v.id));
-      }
+      // Every aspect's VNFCs in one stack: removals and additions reconcile together.
+      const existing = await currentVnfcSpecs(scope, current);
+      const unknown = plan.remove.filter((id) => !existing.some((v) => v.id === id));
+      if (unknown.length)
+        throw new InfraError('INVALID_REQUEST', `VNFCs ${unknown.join(', ')} are not in the instance.`);
+      const gone = new Set(plan.remove);
+      const vnfcs = existing.filter((v) => !gone.has(v.id));
+      const known = new Set(existing.map((v) => v.id));
+      for (const v of plan.add)
+        if (!known.has(v.id)) vnfcs.push(await newVnfcSpec(scope, flavour, ctx.grant, v));
       return {
         flavour,
         networks: networksOf(current),
