@@ -5,6 +5,7 @@
  * does not define (a credential, engine bookkeeping) fails validation.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
+import { OPERATION_STATES, OPERATIONS } from '../../../../lcm/model.ts';
 
 const str = Type.String();
 const opt = <T extends TSchema>(s: T) => Type.Optional(s);
@@ -192,29 +193,8 @@ export const VnfInstanceSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const states = [
-  'STARTING',
-  'PROCESSING',
-  'COMPLETED',
-  'FAILED_TEMP',
-  'FAILED',
-  'ROLLING_BACK',
-  'ROLLED_BACK',
-];
-const operations = [
-  'INSTANTIATE',
-  'SCALE',
-  'SCALE_TO_LEVEL',
-  'CHANGE_FLAVOUR',
-  'TERMINATE',
-  'HEAL',
-  'OPERATE',
-  'CHANGE_EXT_CONN',
-  'MODIFY_INFO',
-  'CREATE_SNAPSHOT',
-  'REVERT_TO_SNAPSHOT',
-  'CHANGE_VNFPKG',
-];
+/** LcmOperationType of v3.3.1: the engine's operations and the snapshot ones it does not run. */
+const operations = [...OPERATIONS, 'CREATE_SNAPSHOT', 'REVERT_TO_SNAPSHOT'];
 const change = (extra: Record<string, TSchema>) =>
   Type.Object(
     { id: str, changeType: str, metadata: opt(keyValue), ...extra },
@@ -229,7 +209,7 @@ export const ProblemDetailsSchema = Type.Object(
 export const VnfLcmOpOccSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    operationState: Type.Unsafe<string>({ type: 'string', enum: states }),
+    operationState: Type.Unsafe<string>({ type: 'string', enum: OPERATION_STATES }),
     stateEnteredTime: Type.String({ format: 'date-time' }),
     startTime: Type.String({ format: 'date-time' }),
     vnfInstanceId: Type.String({ format: 'uuid' }),

@@ -2,23 +2,11 @@
  * Request bodies of /vnflcm/v2 at API version 2.0.0 (SOL003 v3.3.1 §5.5.2). A later minor
  * version (2.1.x) adds its own file next to this one and a line in index.ts; the routes pick the
  * schemas of the version they serve.
- *
- * Top-level attributes are closed (a misspelt attribute is a 400 naming it); the nested SOL data
- * types stay open where SOL lets them grow (extVirtualLinks, cpConfig, …).
+ * /vnflcm/v1's 1.3.0 schemas derive from these where SOL003 v2.6.1 has the same shapes.
  */
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { stringEnum } from '../../../../../notify/subscriptions/schema-helpers.ts';
-
-const id = (description?: string) =>
-  Type.String({ minLength: 1, maxLength: 255, ...(description ? { description } : {}) });
-const keyValue = (description: string) => Type.Object({}, { additionalProperties: true, description });
-const closed = <T extends Record<string, TSchema>>(
-  properties: T,
-  description: string,
-  extra: Record<string, unknown> = {},
-) => Type.Object(properties, { additionalProperties: false, description, ...extra });
-const open = <T extends Record<string, TSchema>>(properties: T, description: string) =>
-  Type.Object(properties, { additionalProperties: true, description });
+import { closed, id, keyValue, open } from '../../request-schemas.ts';
 
 export const VimConnectionInfo = open(
   {
@@ -35,7 +23,7 @@ const VimConnectionInfoMap = Type.Record(Type.String(), VimConnectionInfo, {
   description: 'Map of VIM connections by id (SOL003 v3.3.1).',
 });
 
-const VnfExtCpData = open(
+export const VnfExtCpData = open(
   {
     cpdId: id('The external CP descriptor (VnfExtCp or VduCp node).'),
     cpConfig: Type.Optional(keyValue('Map of CP configurations by id.')),
@@ -55,7 +43,7 @@ export const ExtVirtualLinkData = open(
   'ExtVirtualLinkData',
 );
 
-const ExtManagedVirtualLinkData = open(
+export const ExtManagedVirtualLinkData = open(
   {
     id: id(),
     vnfVirtualLinkDescId: id('The VnfVirtualLink node the NFVO provides.'),
@@ -68,13 +56,15 @@ const ExtManagedVirtualLinkData = open(
   'ExtManagedVirtualLinkData',
 );
 
-const connectivity = {
+export const connectivity = {
   extVirtualLinks: Type.Optional(Type.Array(ExtVirtualLinkData)),
   extManagedVirtualLinks: Type.Optional(Type.Array(ExtManagedVirtualLinkData)),
   vimConnectionInfo: Type.Optional(VimConnectionInfoMap),
 };
 
-const additionalParams = Type.Optional(keyValue('Parameters for the VNF-specific steps (hooks, drivers).'));
+export const additionalParams = Type.Optional(
+  keyValue('Parameters for the VNF-specific steps (hooks, drivers).'),
+);
 const extensions = Type.Optional(keyValue('VNF instance extensions to set (merge patch).'));
 const vnfConfigurableProperties = Type.Optional(
   keyValue('VNF configurable properties to set (merge patch).'),

@@ -1,28 +1,34 @@
 /**
- * What the /vnflcm/v2 routes share: the LCM service over the v2 store (built once per app from
- * the app context), and loading resources for a request (unknown ids, malformed ids and other
- * projects' resources are all 404).
+ * What the LCM routes of every major share: the LCM service over a major's store (its own tables:
+ * a v1 instance is not visible under /vnflcm/v2, nor the reverse), built once per app and major,
+ * and loading resources for a request (unknown ids, malformed ids and other projects' resources
+ * are all 404).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createInfraDrivers } from '../../../../drivers/infra/registry.ts';
-import type { OpOccRecord, VnfInstanceRecord } from '../../../../lcm/model.ts';
-import type { LcmService } from '../../../../lcm/service.ts';
-import { LCM_V2, type LcmStore } from '../../../../lcm/store.ts';
-import { createVimAccess } from '../../../../lcm/vim-access.ts';
-import { canSee } from '../../../auth/caller.ts';
-import { ApiError } from '../../../sol013/problem.ts';
+import { createInfraDrivers } from '../../../drivers/infra/registry.ts';
+import type { OpOccRecord, VnfInstanceRecord } from '../../../lcm/model.ts';
+import type { LcmService } from '../../../lcm/service.ts';
+import type { LcmStore } from '../../../lcm/store.ts';
+import { createVimAccess } from '../../../lcm/vim-access.ts';
+import { canSee } from '../../auth/caller.ts';
+import { ApiError } from '../../sol013/problem.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const services = new WeakMap<FastifyInstance, LcmService>();
+const services = new WeakMap<FastifyInstance, Map<LcmStore, LcmService>>();
 
-export function lcmService(app: FastifyInstance, store: LcmStore = LCM_V2): LcmService {
-  let svc = services.get(app);
+export function lcmService(app: FastifyInstance, store: LcmStore): LcmService {
+  let byStore = services.get(app);
+  if (!byStore) {
+    byStore = new Map();
+    services.set(app, byStore);
+  }
+  let svc = byStore.get(store);
   if (!svc) {
     const { config, db, box } = app.bosun;
     const drivers = createInfraDrivers({ db, config });
     svc = { config, db, box, store, vims: createVimAccess({ db, box, config, drivers }) };
-    services.set(app, svc);
+    byStore.set(store, svc);
   }
   return svc;
 }
