@@ -12,10 +12,10 @@ import { http, isProblem } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
 import {
   type AdminStatus,
+  deliveryServer,
   enqueueFor,
   type Receiver,
   startDeliveryServer,
-  startReceiver,
   subscribe,
   versionOf,
   waitStatus,
@@ -25,20 +25,19 @@ const BASE = '/bosun/v1/subscriptions';
 
 for (const dialect of DIALECTS) {
   describe(`admin subscriptions API on ${dialect}`, () => {
-    let server: TestServer;
+    const server = deliveryServer(dialect, {
+      config: {
+        paging: { pageSizes: { bosun_subscriptions: 2 } },
+        // Long back-off: the failing subscription stays pending (and visible) during the test.
+        notify: { initialBackoffMs: 60_000, maxBackoffMs: 60_000 },
+      },
+    });
     let ok: Receiver;
     let failing: Receiver;
     const ids: Record<string, string> = {};
     before(async () => {
-      server = await startDeliveryServer(dialect, {
-        config: {
-          paging: { pageSizes: { bosun_subscriptions: 2 } },
-          // Long back-off: the failing subscription stays pending (and visible) during the test.
-          notify: { initialBackoffMs: 60_000, maxBackoffMs: 60_000 },
-        },
-      });
-      ok = await startReceiver();
-      failing = await startReceiver((req) => ({ status: req.method === 'GET' ? 200 : 500 }));
+      ok = await server.receiver();
+      failing = await server.receiver((req) => ({ status: req.method === 'GET' ? 200 : 500 }));
       ids.pkg = await subscribe(server, `${ok.url}/pkg`, { api: 'vnfpkgm', major: 'v1' });
       ids.lcm = await subscribe(server, `${ok.url}/lcm`, { api: 'vnflcm', major: 'v2' });
       ids.fm = await subscribe(server, `${failing.url}/fm`, { api: 'vnffm', major: 'v1' });
@@ -46,11 +45,6 @@ for (const dialect of DIALECTS) {
       await enqueueFor(server.context.db, ids.fm, 2, { api: 'vnffm', major: 'v1' });
       await waitStatus(server, ids.pkg, (s) => s.delivery.delivered === 3, 'pkg delivered');
       await waitStatus(server, ids.fm, (s) => s.delivery.failedAttempts === 1, 'fm failing');
-    });
-    after(async () => {
-      await server.close();
-      await ok.close();
-      await failing.close();
     });
 
     test('list: every API with delivery state, by api, filtered and paged', async () => {

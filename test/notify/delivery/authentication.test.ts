@@ -9,16 +9,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { certificateThumbprint } from '../../../src/notify/delivery/authentication.ts';
 import { http } from '../../support/http.ts';
-import type { TestServer } from '../../support/server.ts';
 import {
   adminStatus,
+  deliveryServer,
   enqueueFor,
   type Received,
-  type Receiver,
   range,
   seqsOf,
   startDeliveryServer,
-  startReceiver,
   subscribe,
   waitStatus,
 } from './support.ts';
@@ -66,24 +64,14 @@ function tokenIssuer(
 }
 
 describe('delivery with authentication', () => {
-  let server: TestServer;
+  // The callback test runs on subscription: it must pass with the credentials too.
+  const server = deliveryServer('sqlite', { config: { notify: { callbackTest: true } } });
+  const receiver = server.receiver;
   let pki: TlsPki;
-  const receivers: Receiver[] = [];
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
-  };
-  before(async () => {
+  before(() => {
     pki = createTlsPki();
-    // The callback test runs on subscription: it must pass with the credentials too.
-    server = await startDeliveryServer('sqlite', { config: { notify: { callbackTest: true } } });
   });
-  after(async () => {
-    await server.close();
-    await Promise.all(receivers.map((r) => r.close()));
-    pki.cleanup();
-  });
+  after(() => pki.cleanup());
 
   test('BASIC: every call carries the credentials, the callback test included', async () => {
     const expected = `Basic ${b64('alice:pa:ss wörd')}`;

@@ -5,14 +5,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { TestServer } from '../../support/server.ts';
+import { before, describe, test } from 'node:test';
 import {
   type AdminStatus,
+  deliveryServer,
   enqueueFor,
   type Receiver,
-  startDeliveryServer,
-  startReceiver,
   subscribe,
   waitStatus,
 } from './support.ts';
@@ -32,23 +30,18 @@ function bosun(args: string[], url: string): Promise<{ code: number; stdout: str
 }
 
 describe('bosun subscription', () => {
-  let server: TestServer;
+  const server = deliveryServer('sqlite');
   let receiver: Receiver;
   let refuse = true;
   const ids: Record<string, string> = {};
   before(async () => {
-    server = await startDeliveryServer('sqlite');
-    receiver = await startReceiver((req) => ({ status: refuse && req.path.startsWith('/fm') ? 500 : 204 }));
+    receiver = await server.receiver((req) => ({ status: refuse && req.path.startsWith('/fm') ? 500 : 204 }));
     ids.pkg = await subscribe(server, `${receiver.url}/pkg`, { api: 'vnfpkgm', major: 'v2' });
     ids.fm = await subscribe(server, `${receiver.url}/fm`, { api: 'vnffm', major: 'v1' });
     await enqueueFor(server.context.db, ids.pkg, 2, { api: 'vnfpkgm', major: 'v2' });
     await enqueueFor(server.context.db, ids.fm, 1, { api: 'vnffm', major: 'v1' });
     await waitStatus(server, ids.fm, (s) => s.delivery.dead === 1, 'fm dead');
     await waitStatus(server, ids.pkg, (s) => s.delivery.delivered === 2, 'pkg delivered');
-  });
-  after(async () => {
-    await server.close();
-    await receiver.close();
   });
 
   test('list: a table of every API, or one API, or JSON', async () => {

@@ -6,15 +6,14 @@
  * does not delay the others.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { onboard, singleFilePackage } from '../../http/vnfpkgm/support.ts';
 import { DIALECTS } from '../../support/databases.ts';
-import type { TestServer } from '../../support/server.ts';
 import {
+  deliveryServer,
   enqueueFor,
   type Receiver,
   startDeliveryServer,
-  startReceiver,
   subscribe,
   versionOf,
   waitStatus,
@@ -22,17 +21,12 @@ import {
 
 for (const dialect of DIALECTS) {
   describe(`notification delivery on ${dialect}`, () => {
-    let server: TestServer;
+    const server = deliveryServer(dialect, {
+      config: { server: { publicUrl: 'https://bosun.example:8443/' } },
+    });
     let receiver: Receiver;
     before(async () => {
-      server = await startDeliveryServer(dialect, {
-        config: { server: { publicUrl: 'https://bosun.example:8443/' } },
-      });
-      receiver = await startReceiver();
-    });
-    after(async () => {
-      await server.close();
-      await receiver.close();
+      receiver = await server.receiver();
     });
 
     test('POSTs each notification with JSON, the API Version and absolute links', async () => {

@@ -5,19 +5,17 @@
  * order kept — or dead after notify.maxAttempts; dead ones are sent again on redeliver.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createSubscription } from '../../../src/notify/subscription-store.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
-import type { TestServer } from '../../support/server.ts';
 import {
   adminStatus,
+  deliveryServer,
   enqueueFor,
-  type Receiver,
   range,
   seqsOf,
   startDeliveryServer,
-  startReceiver,
   subscribe,
   waitStatus,
 } from './support.ts';
@@ -26,20 +24,8 @@ const problem = (detail: string) => JSON.stringify({ status: 500, detail });
 
 for (const dialect of DIALECTS) {
   describe(`failed deliveries on ${dialect}`, () => {
-    let server: TestServer;
-    const receivers: Receiver[] = [];
-    const receiver = async (...args: Parameters<typeof startReceiver>) => {
-      const r = await startReceiver(...args);
-      receivers.push(r);
-      return r;
-    };
-    before(async () => {
-      server = await startDeliveryServer(dialect);
-    });
-    after(async () => {
-      await server.close();
-      await Promise.all(receivers.map((r) => r.close()));
-    });
+    const server = deliveryServer(dialect);
+    const receiver = server.receiver;
 
     test('a receiver that is down: retried with back-off, then dead with the reason', async () => {
       const gone = await receiver();

@@ -4,32 +4,14 @@
  * being lost. On SQLite and PostgreSQL.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DIALECTS } from '../../support/databases.ts';
-import type { TestServer } from '../../support/server.ts';
-import {
-  enqueueFor,
-  type Receiver,
-  range,
-  seqsOf,
-  startDeliveryServer,
-  startReceiver,
-  subscribe,
-  waitStatus,
-} from './support.ts';
+import { deliveryServer, enqueueFor, range, seqsOf, subscribe, waitStatus } from './support.ts';
 
 for (const dialect of DIALECTS) {
   describe(`slow subscribers on ${dialect}`, () => {
-    let server: TestServer;
-    const receivers: Receiver[] = [];
-    before(async () => {
-      server = await startDeliveryServer(dialect, {
-        config: { notify: { requestTimeoutMs: 5000, concurrency: 3 } },
-      });
-    });
-    after(async () => {
-      await server.close();
-      await Promise.all(receivers.map((r) => r.close()));
+    const server = deliveryServer(dialect, {
+      config: { notify: { requestTimeoutMs: 5000, concurrency: 3 } },
     });
 
     test('the others are served while a slow receiver holds its answer', async () => {
@@ -39,13 +21,12 @@ for (const dialect of DIALECTS) {
         release = resolve;
       });
       // The slow receiver answers nothing until the test has seen the others served.
-      const slow = await startReceiver(async () => {
+      const slow = await server.receiver(async () => {
         await held;
         answered++;
         return { status: 204 };
       });
-      const fast = [await startReceiver(), await startReceiver()];
-      receivers.push(slow, ...fast);
+      const fast = [await server.receiver(), await server.receiver()];
       const slowId = await subscribe(server, `${slow.url}/slow`);
       const fastIds = [
         await subscribe(server, `${fast[0].url}/a`),
@@ -66,8 +47,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('more subscriptions than slots: every one is served, each in order', async () => {
-      const r = await startReceiver();
-      receivers.push(r);
+      const r = await server.receiver();
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) ids.push(await subscribe(server, `${r.url}/many/${i}`));
       for (const id of ids) await enqueueFor(server.context.db, id, 30);

@@ -13,6 +13,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import type { TLSSocket } from 'node:tls';
 import { deepMerge } from '../../../src/config/load.ts';
 import { type ApiName, currentVersion, findMajor } from '../../../src/http/sol013/api-versions.ts';
@@ -164,6 +165,48 @@ export function startDeliveryServer(
   options: TestServerOptions = {},
 ): Promise<TestServer> {
   return startTestServer(dialect, { ...options, config: deepMerge(FAST_DELIVERY, options.config ?? {}) });
+}
+
+/** A delivery server for a describe block, with the receivers its tests start. */
+export interface DeliveryServer {
+  readonly url: string;
+  readonly context: TestServer['context'];
+  /** A receiver (see startReceiver) closed after the block, with the server. */
+  receiver(behaviour?: Behaviour, tls?: ReceiverTls): Promise<Receiver>;
+}
+
+/**
+ * The set-up every delivery test block shares: called in a describe body, it starts a delivery
+ * server before the block's tests (before the block's own `before` hooks, which may use it) and
+ * closes it and every receiver started through it after them.
+ */
+export function deliveryServer(dialect: TestDialect, options: TestServerOptions = {}): DeliveryServer {
+  let server: TestServer | undefined;
+  const receivers: Receiver[] = [];
+  const started = () => {
+    if (!server) throw new Error('the delivery server starts in the describe block’s before hook');
+    return server;
+  };
+  before(async () => {
+    server = await startDeliveryServer(dialect, options);
+  });
+  after(async () => {
+    await server?.close();
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+  return {
+    get url() {
+      return started().url;
+    },
+    get context() {
+      return started().context;
+    },
+    async receiver(behaviour, tls) {
+      const receiver = await startReceiver(behaviour, tls);
+      receivers.push(receiver);
+      return receiver;
+    },
+  };
 }
 
 export type Api = 'vnfpkgm' | 'vnflcm' | 'vnffm' | 'vnfpm';
