@@ -8,19 +8,17 @@
  *    same nine alone (target: unaffected).
  * BOSUN_BENCH_NOTIFICATIONS (default 20000) sets the size of run 1.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { type Database, openDatabase } from '../src/store/db/database.ts';
 import { inTransaction } from '../src/store/db/transaction.ts';
+import { startBosun } from './support/bosun-process.ts';
 
 const total = Number(process.env.BOSUN_BENCH_NOTIFICATIONS ?? '20000');
-const BOSUN = new URL('../bin/bosun', import.meta.url).pathname;
 
 /** A receiver: 204 at once, or after `slowMs` for paths under /slow; counts arrivals per path. */
 async function startReceiver(slowMs: number) {
@@ -45,27 +43,6 @@ async function startReceiver(slowMs: number) {
         server.close(() => resolve());
       }),
   };
-}
-
-async function startBosun(env: Record<string, string>) {
-  const started = performance.now();
-  const child = spawn(BOSUN, ['serve', '--port', '0'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /"url":"(http:[^"]+)"/.exec(line);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`bosun serve exited with ${code}`)));
-  });
-  const stop = async () => {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return { url, stop, startMs: performance.now() - started };
 }
 
 async function subscribe(base: string, callbackUri: string): Promise<string> {

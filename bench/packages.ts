@@ -13,38 +13,30 @@
  * (node:http), and with fetch() and a web-stream body (which burns two to four CPU-seconds per
  * GiB by itself), on the same server.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import autocannon from 'autocannon';
 import { buildPackage } from '../src/vnfd/csar/build.ts';
 import { SAMPLES_DIR } from '../test/support/samples.ts';
+import { startBosun } from './support/bosun-process.ts';
 import { addLargeImage, samplePackageFolder } from './support/packages.ts';
 
 const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
 const packageCount = Number(process.env.BOSUN_BENCH_PACKAGES ?? '10000');
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
-const BOSUN = new URL('../bin/bosun', import.meta.url).pathname;
 
 async function startServer(env: Record<string, string>) {
   const nodeOptions = process.env.BOSUN_BENCH_NODE_OPTIONS;
-  const child = spawn(BOSUN, ['serve', '--port', '0'], {
-    env: { ...process.env, ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /"url":"(http:[^"]+)"/.exec(line);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`bosun serve exited with ${code}`)));
+  const { child, url, stop } = await startBosun({
+    ...env,
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   });
   const peakRssMiB = () => {
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -54,11 +46,6 @@ async function startServer(env: Record<string, string>) {
   const cpuSeconds = () => {
     const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
-  const stop = async () => {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
   };
   return { url, peakRssMiB, cpuSeconds, stop };
 }
