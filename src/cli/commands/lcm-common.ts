@@ -65,23 +65,30 @@ function waitSeconds(raw: string): number {
 /** ` --api-version 1` when the command talked to v1, for the hints printed to the user. */
 const versionFlag = (lcm: LcmApi) => (lcm.major === 'v1' ? ' --api-version 1' : '');
 
+/**
+ * The JSON value in `file` (standard input for `-` where `stdin` allows it), or a one-line error
+ * naming the option: the file cannot be read, or is not JSON.
+ */
+async function readJson(file: string, option: string, stdin: boolean): Promise<unknown> {
+  let text: string;
+  try {
+    text = stdin && file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new CliError(`${option} ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${option} ${file}: not JSON (${(err as Error).message})`);
+  }
+}
+
 /** A JSON object from a file (`-` reads stdin). */
 export async function readJsonObject(
   file: string,
   option = '--request-file',
 ): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-  } catch (err) {
-    throw new CliError(`${option} ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`${option} ${file}: not JSON (${(err as Error).message})`);
-  }
+  const value = await readJson(file, option, true);
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new CliError(`${option} ${file}: expected a JSON object`);
   }
@@ -90,18 +97,7 @@ export async function readJsonObject(
 
 /** A JSON array from a file (for --ext-vl-file and the like). */
 export async function readJsonArray(file: string, option: string): Promise<unknown[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new CliError(`${option} ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`${option} ${file}: not JSON (${(err as Error).message})`);
-  }
+  let value = await readJson(file, option, false);
   // A whole request holding the array is accepted too ({"extVirtualLinks": […]}).
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const arrays = Object.values(value).filter(Array.isArray);
