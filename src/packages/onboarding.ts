@@ -199,13 +199,16 @@ export async function completeOnboarding(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return 'lost';
-  const other = await db.kysely
-    .selectFrom('vnf_packages')
-    .select(['id'])
-    .where('project_id', '=', row.project_id)
-    .where('vnfd_id', '=', facts.vnfdId)
-    .where('id', '!=', id)
-    .executeTakeFirst();
+  /** Another package of the project with this vnfdId. */
+  const holder = () =>
+    db.kysely
+      .selectFrom('vnf_packages')
+      .select(['id'])
+      .where('project_id', '=', row.project_id)
+      .where('vnfd_id', '=', facts.vnfdId)
+      .where('id', '!=', id)
+      .executeTakeFirst();
+  const other = await holder();
   const duplicate = (otherId: string | undefined) =>
     failure(
       409,
@@ -268,13 +271,7 @@ export async function completeOnboarding(
     });
   } catch (err) {
     // A concurrent onboarding of the same vnfdId won the unique index.
-    const again = await db.kysely
-      .selectFrom('vnf_packages')
-      .select(['id'])
-      .where('project_id', '=', row.project_id)
-      .where('vnfd_id', '=', facts.vnfdId)
-      .where('id', '!=', id)
-      .executeTakeFirst();
+    const again = await holder();
     if (!again) throw err;
     await failOnboarding(db, blobs, id, duplicate(again.id), owner);
     return 'duplicate';
