@@ -104,7 +104,7 @@ for (const dialect of DIALECTS) {
 
     test('--json add, a chosen id, and a duplicate id', async () => {
       const { run } = await cliEnv(dialect);
-      const add = await run(
+      const addNfvo1 = [
         'auth',
         'client',
         'add',
@@ -114,24 +114,14 @@ for (const dialect of DIALECTS) {
         'p2',
         '--scope',
         'bosun:admin',
-        '--json',
-      );
+      ];
+      const add = await run(...addNfvo1, '--json');
       assert.equal(add.code, 0, add.stderr);
       const body = JSON.parse(add.stdout) as Record<string, unknown>;
       assert.equal(body.clientId, 'nfvo-1');
       assert.equal(typeof body.clientSecret, 'string');
       assert.deepEqual(body.scopes, ['bosun:admin']);
-      const dup = await run(
-        'auth',
-        'client',
-        'add',
-        '--id',
-        'nfvo-1',
-        '--project',
-        'p2',
-        '--scope',
-        'bosun:admin',
-      );
+      const dup = await run(...addNfvo1);
       assert.equal(dup.code, 1);
       assert.equal(dup.stderr, "bosun: error: a client with id 'nfvo-1' already exists\n");
     });
