@@ -20,6 +20,7 @@ import { NodeSqliteDialect } from '../src/store/db/node-sqlite-dialect.ts';
 import type { Tables } from '../src/store/db/tables.ts';
 import { newEnv, type Served, serve, stop } from '../test/http/vnflcm/processes.ts';
 import { sampleVariant } from '../test/http/vnflcm/sample-package.ts';
+import { printRows, type Row } from './support/report.ts';
 
 const instances = Number(process.env.BOSUN_BENCH_LCM_INSTANCES ?? '200');
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
@@ -196,7 +197,7 @@ async function cannon(url: string, connections: number, method: 'GET' | 'POST' =
   return autocannon(opts);
 }
 
-const rows: [string, string, string][] = [];
+const rows: Row[] = [];
 const pkg = await hooklessPackage();
 const QUIET = {
   BOSUN_SIM_GRACEFUL_WAIT_CAP_MS: '0',
@@ -294,13 +295,4 @@ const QUIET = {
   }
 }
 
-const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-process.stdout.write('\nBosun LCM benchmarks (simulated VIM, no simulated latency, no hook scripts)\n\n');
-for (const r of rows) {
-  process.stdout.write(
-    `${r
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd()}\n`,
-  );
-}
+printRows('Bosun LCM benchmarks (simulated VIM, no simulated latency, no hook scripts)', rows);

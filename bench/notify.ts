@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { type Database, openDatabase } from '../src/store/db/database.ts';
 import { inTransaction } from '../src/store/db/transaction.ts';
 import { startBosun } from './support/bosun-process.ts';
+import { printRows, type Row } from './support/report.ts';
 
 const total = Number(process.env.BOSUN_BENCH_NOTIFICATIONS ?? '20000');
 
@@ -115,7 +116,7 @@ function rate(arrivals: { path: string; at: number }[], paths: (p: string) => bo
   return times.length / span;
 }
 
-const rows: [string, string, string][] = [];
+const rows: Row[] = [];
 const work = await mkdtemp(join(tmpdir(), 'bosun-bench-notify-'));
 const databaseUrl = `sqlite:${join(work, 'bosun.db')}`;
 const env = {
@@ -211,12 +212,4 @@ try {
   await rm(work, { recursive: true, force: true });
 }
 
-const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-process.stdout.write('\nBosun notification delivery benchmarks (server: bosun serve, SQLite)\n\n');
-for (const r of rows)
-  process.stdout.write(
-    `${r
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd()}\n`,
-  );
+printRows('Bosun notification delivery benchmarks (server: bosun serve, SQLite)', rows);

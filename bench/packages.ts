@@ -27,6 +27,7 @@ import { buildPackage } from '../src/vnfd/csar/build.ts';
 import { SAMPLES_DIR } from '../test/support/samples.ts';
 import { startBosun } from './support/bosun-process.ts';
 import { addLargeImage, samplePackageFolder } from './support/packages.ts';
+import { printRows, type Row } from './support/report.ts';
 
 const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
 const packageCount = Number(process.env.BOSUN_BENCH_PACKAGES ?? '10000');
@@ -155,7 +156,7 @@ async function remove(base: string, id: string): Promise<void> {
 }
 
 const work = await mkdtemp(join(tmpdir(), 'bosun-bench-pkg-'));
-const rows: [string, string, string][] = [];
+const rows: Row[] = [];
 const _base = join(SAMPLES_DIR, 'vnflcm1.zip');
 try {
   const env = {
@@ -279,14 +280,4 @@ try {
   await rm(work, { recursive: true, force: true });
 }
 
-const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-process.stdout.write(
-  `\nBosun package management benchmarks (server: bosun serve, SQLite, access log off)\n\n`,
-);
-for (const r of rows)
-  process.stdout.write(
-    `${r
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd()}\n`,
-  );
+printRows('Bosun package management benchmarks (server: bosun serve, SQLite, access log off)', rows);

@@ -18,12 +18,13 @@ import { extractVnfd } from '../src/vnfd/model/extract.ts';
 import { loadTosca } from '../src/vnfd/tosca/load.ts';
 import { SAMPLES_DIR } from '../test/support/samples.ts';
 import { addLargeImage, IMAGE, samplePackageFolder } from './support/packages.ts';
+import { printRows, type Row } from './support/report.ts';
 
 const imageMiB = Number(process.env.BOSUN_BENCH_IMAGE_MIB ?? '1024');
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
 
 const work = await mkdtemp(join(tmpdir(), 'bosun-bench-vnfd-'));
-const rows: [string, string, string][] = [];
+const rows: Row[] = [];
 try {
   // 1. A realistic package (vnflcm1: 2 type files, flavour, VNFD) with a 1 GiB image in TOSCA.meta.
   const dir = join(work, 'pkg');
@@ -108,12 +109,4 @@ try {
   if (!process.env.BOSUN_BENCH_KEEP) await rm(work, { recursive: true, force: true });
 }
 
-const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-process.stdout.write(`\nBosun VNF package engine benchmarks\n\n`);
-for (const r of rows)
-  process.stdout.write(
-    `${r
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd()}\n`,
-  );
+printRows('Bosun VNF package engine benchmarks', rows);
