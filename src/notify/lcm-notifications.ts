@@ -5,6 +5,7 @@
  * the project; a /vnflcm/v1 subscriber gets the SOL003 v2.6.1 representation, a /vnflcm/v2 one
  * the v3.3.1 representation (with verbosity), each linking its own API major.
  */
+import { NOTIFICATION_STATUS } from '../lcm/op-states.ts';
 import type { Executor } from '../store/db/transaction.ts';
 import {
   type LcmNotificationType,
@@ -49,16 +50,11 @@ export interface LcmResultDetails {
   error?: Record<string, unknown>;
 }
 
-/** START on entering STARTING, PROCESSING and ROLLING_BACK; RESULT on the other states (SOL003 §5.6.2). */
-export const NOTIFICATION_STATUS: Record<LcmOperationState, NotificationStatus> = {
-  STARTING: 'START',
-  PROCESSING: 'START',
-  ROLLING_BACK: 'START',
-  COMPLETED: 'RESULT',
-  FAILED_TEMP: 'RESULT',
-  FAILED: 'RESULT',
-  ROLLED_BACK: 'RESULT',
-};
+/**
+ * START on entering STARTING, PROCESSING and ROLLING_BACK; RESULT on the other states (SOL003
+ * §5.6.2): part of the op occ state machine, which keeps it (src/lcm/op-states.ts).
+ */
+export { NOTIFICATION_STATUS };
 
 /** The resource changes each major's notification carries. */
 const CHANGE_FIELDS: Record<LcmMajor, readonly (keyof LcmResultDetails)[]> = {
