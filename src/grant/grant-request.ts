@@ -5,7 +5,8 @@
  * VLs added or removed, and the placement and VIM constraints of the flavour's rules.
  *
  * Ids: a new COMPUTE has the VNFC's id (so the grant's zone for it is found by that id); its
- * ports and storages are `<node>-<vnfcId>`; a new VL has its plan id.
+ * ports and storages are `<node>-<vnfcId>`; a new VL has its plan id; the port of a VnfExtCp
+ * node (the VNF's own, on an external VL) is `<node>-<vnfInstanceId>`.
  */
 import type {
   InstantiatedVnfInfo,
@@ -21,8 +22,12 @@ export interface ResourceDelta {
   addVnfcs?: readonly NewVnfc[];
   /** New internal VLs: plan id and VL node name. */
   addVirtualLinks?: readonly { id: string; vnfVirtualLinkDescId: string }[];
+  /** VnfExtCp nodes that get a port of the VNF's own on an external VL. */
+  addExtCps?: readonly string[];
   removeVnfcs?: readonly string[];
   removeVirtualLinks?: readonly string[];
+  /** extCpInfo ids of the VNF's own external CPs whose ports go. */
+  removeExtCps?: readonly string[];
   /** VNFCs changed in place (re-created, re-connected). */
   updateVnfcs?: readonly string[];
   /** Remove and add the storages of the updated / removed VNFCs too. */
@@ -118,6 +123,21 @@ function existing(
   return out;
 }
 
+/** The VNF's own external CP ports (not a VNFC's) of `ids`, with their handles. */
+function extCpPorts(info: InstantiatedVnfInfo, ids: readonly string[]): ResourceDefinition[] {
+  const handles = new Map(
+    (info.extVirtualLinkInfo ?? []).flatMap((e) =>
+      (e.extLinkPorts ?? []).map((p) => [p.cpInstanceId ?? p.id, p.resourceHandle] as const),
+    ),
+  );
+  return info.extCpInfo
+    .filter((cp) => ids.includes(cp.id) && !cp.associatedVnfcCpId)
+    .map((cp) => {
+      const resource = handles.get(cp.id);
+      return { id: cp.id, type: 'LINKPORT', resourceTemplateId: cp.cpdId, ...(resource ? { resource } : {}) };
+    });
+}
+
 const vlDefinition = (vl: VnfVirtualLinkResourceInfo): ResourceDefinition => ({
   id: vl.id,
   type: 'VL',
@@ -142,6 +162,13 @@ export function buildGrantRequest(input: GrantRequestInput): GrantRequest {
     ...(delta.addVirtualLinks ?? []).map(
       (vl): ResourceDefinition => ({ id: vl.id, type: 'VL', resourceTemplateId: vl.vnfVirtualLinkDescId }),
     ),
+    ...(delta.addExtCps ?? []).map(
+      (cp): ResourceDefinition => ({
+        id: `${cp}-${input.vnfInstanceId}`,
+        type: 'LINKPORT',
+        resourceTemplateId: cp,
+      }),
+    ),
   ];
   const removed = pick(delta.removeVnfcs);
   const removeResources: ResourceDefinition[] = [
@@ -150,6 +177,7 @@ export function buildGrantRequest(input: GrantRequestInput): GrantRequest {
       .map((id) => vls.get(id))
       .filter((v): v is VnfVirtualLinkResourceInfo => v !== undefined)
       .map(vlDefinition),
+    ...extCpPorts(info, delta.removeExtCps ?? []),
   ];
   const updateResources = pick(delta.updateVnfcs).flatMap((v) =>
     existing(v, info, { ports: false, storage: delta.withStorage ?? false }),

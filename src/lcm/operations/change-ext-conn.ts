@@ -1,7 +1,7 @@
 /** CHANGE_EXT_CONN: the VNF's external CPs re-connected to the given external VLs. */
 import type { ChangeExtConnPlan, ExtVirtualLinkData } from '../../drivers/infra/contract.ts';
 import type { OperationDef } from '../operation-def.ts';
-import { checkConnectivity } from './common.ts';
+import { checkConnectivity, vnfExtCps } from './common.ts';
 
 /** VduCp / ext CP node names a request's external VLs connect. */
 function cpdIdsOf(links: ExtVirtualLinkData[]): Set<string> {
@@ -29,8 +29,19 @@ export const changeExtConn: OperationDef = {
     const touched = (ctx.instance.instantiatedVnfInfo?.vnfcResourceInfo ?? [])
       .filter((v) => (v.vnfcCpInfo ?? []).some((cp) => cpds.has(cp.cpdId)))
       .map((v) => v.id);
+    // The VNF's own external CPs (VnfExtCp nodes) that move get a new port; their old one goes.
+    const moved = vnfExtCps(ctx.flavour, links);
     const plan: ChangeExtConnPlan = { extVirtualLinks: links };
-    return { driverPlan: plan, delta: { updateVnfcs: touched } };
+    return {
+      driverPlan: plan,
+      delta: {
+        updateVnfcs: touched,
+        addExtCps: moved,
+        removeExtCps: (ctx.instance.instantiatedVnfInfo?.extCpInfo ?? [])
+          .filter((cp) => !cp.associatedVnfcCpId && moved.includes(cp.cpdId))
+          .map((cp) => cp.id),
+      },
+    };
   },
   infra: (driver, ctx, plan) => driver.changeExtConn(ctx, plan as ChangeExtConnPlan),
   apply({ instance, params, result, vimConnectionInfo }) {

@@ -61,6 +61,17 @@ export function resolveVnfcInstanceIds(
   return [...new Set(ids.map((id) => byId.get(id) ?? id))];
 }
 
+/**
+ * The VnfExtCp nodes the request's external VLs carry: each gets a port of the VNF's own on its
+ * external VL (a VnfExtCp exposes an internal VL; VduCps on external VLs get a port per VNFC).
+ */
+export function vnfExtCps(flavour: Flavour, extVirtualLinks: readonly ExtVirtualLinkData[]): string[] {
+  const carried = new Set(
+    extVirtualLinks.flatMap((l) => ((l.extCps ?? []) as { cpdId: string }[]).map((c) => c.cpdId)),
+  );
+  return flavour.extCps.filter((cp) => carried.has(cp.id)).map((cp) => cp.id);
+}
+
 /** The InstantiatePlan of a flavour at a sized level, for the instantiate and change-flavour params. */
 export function instantiatePlan(
   ctx: PlanContext,
@@ -91,6 +102,7 @@ export function instantiatePlan(
       delta: {
         addVnfcs: vnfcs,
         addVirtualLinks: virtualLinks.map((vl) => ({ id: ctx.newId(), vnfVirtualLinkDescId: vl })),
+        addExtCps: vnfExtCps(flavour, plan.extVirtualLinks),
       },
     },
   };

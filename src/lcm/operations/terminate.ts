@@ -1,4 +1,4 @@
-/** TERMINATE: INSTANTIATED → NOT_INSTANTIATED; every VNFC and internal VL is removed. */
+/** TERMINATE: INSTANTIATED → NOT_INSTANTIATED; every VNFC, internal VL and external CP port is removed. */
 import type { TerminatePlan } from '../../drivers/infra/contract.ts';
 import type { OperationDef } from '../operation-def.ts';
 
@@ -27,6 +27,7 @@ export const terminate: OperationDef = {
       delta: {
         removeVnfcs: (info?.vnfcResourceInfo ?? []).map((v) => v.id),
         removeVirtualLinks: (info?.vnfVirtualLinkResourceInfo ?? []).map((v) => v.id),
+        removeExtCps: (info?.extCpInfo ?? []).filter((cp) => !cp.associatedVnfcCpId).map((cp) => cp.id),
       },
     };
   },

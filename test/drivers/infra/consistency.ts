@@ -96,10 +96,18 @@ export function assertConsistent(info: InstantiatedVnfInfo, flavour: Flavour): v
     }
   }
   for (const e of info.extCpInfo) {
-    assert.ok(
-      cps.some((c) => c.id === e.associatedVnfcCpId && c.vnfExtCpId === e.id),
-      `ext CP ${e.id} has its VNFC CP`,
-    );
+    if (e.associatedVnfcCpId === undefined) {
+      // The VNF's own (a VnfExtCp node): it exposes an internal VL of the VNF.
+      const cpd = flavour.extCps.find((c) => c.id === e.cpdId);
+      assert.ok(cpd, `ext CP ${e.id}: ${e.cpdId} is a VnfExtCp`);
+      const exposed = links.find((l) => l.id === e.associatedVnfVirtualLinkId);
+      assert.equal(exposed?.vnfVirtualLinkDescId, cpd.internalVirtualLink, `ext CP ${e.id} exposes its VL`);
+    } else {
+      assert.ok(
+        cps.some((c) => c.id === e.associatedVnfcCpId && c.vnfExtCpId === e.id),
+        `ext CP ${e.id} has its VNFC CP`,
+      );
+    }
     const port = extLinkPorts.find((p) => p.id === e.extLinkPortId);
     assert.ok(port, `ext CP ${e.id}: ext link port ${e.extLinkPortId} exists`);
     assert.equal(port.cpInstanceId, e.id);

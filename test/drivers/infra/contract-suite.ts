@@ -17,6 +17,7 @@ import {
   type VimConnection,
 } from '../../../src/drivers/infra/contract.ts';
 import type { Vnfd } from '../../../src/vnfd/model/vnfd.ts';
+import { EXT_CP, extCpVnfd } from '../../lcm/ext-cp-nodes.ts';
 import { twoAspectsVnfd } from '../../lcm/two-aspects.ts';
 import { assertConsistent } from './consistency.ts';
 import {
@@ -194,6 +195,37 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
       // A fresh instantiate of the same plan has exactly as many resources.
       const fresh = await instantiated();
       assert.equal((await t.resources(instanceId)).length, (await t.resources(fresh.instanceId)).length);
+    });
+
+    test('a VnfExtCp node on an external VL gets a port of the VNF; rollback and terminate remove it', async () => {
+      const withExtCp = await extCpVnfd();
+      const plan = instantiatePlan(withExtCp);
+      const [link] = plan.extVirtualLinks;
+      plan.extVirtualLinks = [{ ...link, extCps: [...(link.extCps as unknown[]), { cpdId: EXT_CP }] }];
+      const instanceId = randomUUID();
+      const ctx = context(t.vim, withExtCp, {
+        instanceId,
+        grant: grantFor(
+          plan.vnfcs.map((v) => v.id),
+          t.zones[0],
+        ),
+      });
+      const info = (await t.driver.instantiate(ctx, plan)).instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(info, flavourOf(withExtCp));
+      const own = info.extCpInfo.filter((c) => c.cpdId === EXT_CP);
+      assert.equal(own.length, 1);
+      assert.ok(
+        info.extVirtualLinkInfo?.[0].extLinkPorts?.some((p) => p.cpInstanceId === own[0].id),
+        'its port is on the external VL',
+      );
+      assert.ok((await t.resources(instanceId)).some((r) => r.id === own[0].id));
+      await t.driver.rollback(ctx, 'INSTANTIATE');
+      assert.deepEqual(await t.resources(instanceId), []);
+      const again = await t.driver.instantiate({ ...ctx, opOccId: randomUUID() }, plan);
+      await t.driver.terminate(next(instanceId, again.instantiatedVnfInfo as InstantiatedVnfInfo), {
+        terminationType: 'FORCEFUL',
+      });
+      assert.deepEqual(await t.resources(instanceId), []);
     });
 
     test('rollback of a half-done instantiate leaves nothing behind', async () => {

@@ -1,7 +1,9 @@
 /**
  * The instance's instantiatedVnfInfo, read from what the simulated VIM holds: the stack's
  * parameters plus its servers, volumes, networks and ports. Every id cross-reference is built
- * here once (vnfcCpInfo ↔ link ports ↔ extCpInfo ↔ extLinkPorts, storages ↔ VNFCs).
+ * here once (vnfcCpInfo ↔ link ports ↔ extCpInfo ↔ extLinkPorts, storages ↔ VNFCs). An
+ * external CP is a VNFC's (a VduCp on an external VL: associatedVnfcCpId) or the VNF's own (a
+ * VnfExtCp node: associatedVnfVirtualLinkId, the internal VL it exposes).
  * vnfcResourceInfo is ordered newest VNFC first (as Tacker does), the rest by id.
  */
 import type { SimPortsTable } from '../../../store/db/tables.ts';
@@ -18,7 +20,7 @@ import type {
   VnfVirtualLinkResourceInfo,
 } from '../contract.ts';
 import { RESOURCE_TYPES, vnfcCpInfoId, vnfcInfoId } from './ids.ts';
-import { currentPorts, currentServers, currentVolumes, type InstanceState } from './state.ts';
+import { currentPorts, currentServers, currentVolumes, type InstanceState, newestFirst } from './state.ts';
 
 export interface PortIp {
   ip: string;
@@ -53,13 +55,27 @@ export function protocolInfo(port: SimPortsTable): CpProtocolInfo[] {
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
+ * The VNF's own external CP ports (VnfExtCp nodes, not a VNFC's CP): the newest per CP.
+ * Detached supplied ports lose their instance, so every port here is the instance's.
+ */
+function vnfExtCpPorts(state: InstanceState): SimPortsTable[] {
+  const out = new Map<string, SimPortsTable>();
+  for (const p of state.ports) {
+    if (p.vnfc_id === null && p.cpd_id !== null && p.ext_vl_id && !out.has(p.cpd_id)) out.set(p.cpd_id, p);
+  }
+  return [...out.values()];
+}
+
+/**
  * `keep` is the engine's current info: fields the engine owns (vnfcConfigurableProperties)
- * are carried over from it.
+ * are carried over from it. `exposes` maps a VnfExtCp to the internal VL it exposes
+ * (its `internal_virtual_link`), for extCpInfo.associatedVnfVirtualLinkId.
  */
 export function deriveInfo(
   state: InstanceState,
   vimConnectionId: string,
   keep?: InstantiatedVnfInfo,
+  exposes: Record<string, string | undefined> = {},
 ): InstantiatedVnfInfo | undefined {
   const { stack, params } = state;
   if (!stack || !params) return undefined;
@@ -134,6 +150,23 @@ export function deriveInfo(
     });
   }
 
+  const vnfPorts = vnfExtCpPorts(state);
+  const networkOf = (descId: string | undefined) =>
+    newestFirst(state.networks.filter((n) => n.desc_id === descId))[0]?.id;
+  for (const port of vnfPorts) {
+    const cpdId = port.cpd_id as string;
+    const vl = networkOf(exposes[cpdId]);
+    extCpInfo.push({
+      id: port.id,
+      cpdId,
+      ...(port.cp_config_id ? { cpConfigId: port.cp_config_id } : {}),
+      cpProtocolInfo: protocolInfo(port),
+      extLinkPortId: linkPortIdOf(port),
+      ...(vl ? { associatedVnfVirtualLinkId: vl } : {}),
+    });
+  }
+  const onVnf = new Set(vnfPorts.map((p) => p.id));
+
   const linkPortsOn = (networkId: string): VnfLinkPortInfo[] =>
     [...ports.values()]
       .filter((p) => p.network_id === networkId && !p.ext_vl_id && p.vnfc_id && present.has(p.vnfc_id))
@@ -162,8 +195,8 @@ export function deriveInfo(
       resourceId: e.resourceId,
       vimLevelResourceType: RESOURCE_TYPES.network,
     },
-    extLinkPorts: [...ports.values()]
-      .filter((p) => p.ext_vl_id === e.id && p.vnfc_id && present.has(p.vnfc_id))
+    extLinkPorts: [...ports.values(), ...vnfPorts]
+      .filter((p) => p.ext_vl_id === e.id && (p.vnfc_id ? present.has(p.vnfc_id) : onVnf.has(p.id)))
       .map((p) => ({ id: linkPortIdOf(p), resourceHandle: h(p.id, RESOURCE_TYPES.port), cpInstanceId: p.id }))
       .sort(byId),
     currentVnfExtCpData: (e.extCps as Record<string, unknown>[] | undefined) ?? [],

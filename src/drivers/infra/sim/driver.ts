@@ -120,8 +120,16 @@ export class SimDriver implements InfraDriver {
     };
   }
 
+  /** The instance as the VIM holds it now. */
+  async #derive(ctx: OperationContext): Promise<InstantiatedVnfInfo | undefined> {
+    const state = await loadState(this.#db.kysely, ctx.instanceId);
+    const flavour = ctx.vnfd.flavours.find((f) => f.flavourId === (state.params?.flavourId ?? ctx.flavourId));
+    const exposes = Object.fromEntries((flavour?.extCps ?? []).map((c) => [c.id, c.internalVirtualLink]));
+    return deriveInfo(state, ctx.vim.id, ctx.current, exposes);
+  }
+
   async #result(ctx: OperationContext): Promise<DriverResult> {
-    const info = deriveInfo(await loadState(this.#db.kysely, ctx.instanceId), ctx.vim.id, ctx.current);
+    const info = await this.#derive(ctx);
     return { changes: resourceChanges(ctx.current, info), instantiatedVnfInfo: info };
   }
 
@@ -357,9 +365,9 @@ export class SimDriver implements InfraDriver {
     }
     await ensureTopology(this.#db, this.#sim);
     const scope = this.#scope(ctx, false);
-    const before = deriveInfo(await loadState(this.#db.kysely, ctx.instanceId), ctx.vim.id, ctx.current);
+    const before = await this.#derive(ctx);
     await replayJournal(scope, ctx.opOccId);
-    const after = deriveInfo(await loadState(this.#db.kysely, ctx.instanceId), ctx.vim.id, ctx.current);
+    const after = await this.#derive(ctx);
     return { changes: resourceChanges(before, after), instantiatedVnfInfo: after };
   }
 

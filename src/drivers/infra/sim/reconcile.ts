@@ -9,7 +9,9 @@
  * 3. per VNFC: volumes, then ports (a port on the wrong network is replaced), then the server —
  *    created with its ports and volumes attached, re-created when the spec says so (the new one
  *    first, then the old one goes), rebuilt when the image differs, resized when the flavor does;
- * 4. networks the spec no longer has, then the stack's parameters.
+ * 4. a port per VnfExtCp node that an external VL of the request carries — it belongs to the
+ *    VNF, not to a VNFC (SOL001's VnfExtCp exposes an internal VL) — and none for the others;
+ * 5. networks the spec no longer has, then the stack's parameters.
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -67,18 +69,8 @@ function cpConfigEntries(cpConfig: unknown): CpConfigEntry[] {
 
 const extCpsOf = (e: ExtVirtualLinkData) => (e.extCps ?? []) as { cpdId: string; cpConfig?: unknown }[];
 
-function targetOf(spec: StackSpec, networks: Map<string, SimNetworksTable>, cpdId: string): CpTarget {
-  const cp = spec.flavour.vduCps.find((c) => c.id === cpdId);
-  if (!cp) return { kind: 'keep' };
-  if (cp.virtualLink) {
-    const managed = spec.params.extManagedVirtualLinks.find((e) => e.vnfVirtualLinkDescId === cp.virtualLink);
-    if (managed) {
-      const networkId = String(managed.resourceId);
-      return { kind: 'network', networkId, cidr: externalCidr(networkId) };
-    }
-    const net = networks.get(cp.virtualLink);
-    return net ? { kind: 'network', networkId: net.id, cidr: net.cidr } : { kind: 'none' };
-  }
+/** Where the external VLs of the request put CP `cpdId` (a VduCp or a VnfExtCp), if anywhere. */
+function externalTarget(spec: StackSpec, cpdId: string): CpTarget {
   for (const extVl of spec.params.extVirtualLinks) {
     const extCp = extCpsOf(extVl).find((c) => c.cpdId === cpdId);
     if (extCp) {
@@ -91,6 +83,21 @@ function targetOf(spec: StackSpec, networks: Map<string, SimNetworksTable>, cpdI
     }
   }
   return { kind: 'none' };
+}
+
+function targetOf(spec: StackSpec, networks: Map<string, SimNetworksTable>, cpdId: string): CpTarget {
+  const cp = spec.flavour.vduCps.find((c) => c.id === cpdId);
+  if (!cp) return { kind: 'keep' };
+  if (cp.virtualLink) {
+    const managed = spec.params.extManagedVirtualLinks.find((e) => e.vnfVirtualLinkDescId === cp.virtualLink);
+    if (managed) {
+      const networkId = String(managed.resourceId);
+      return { kind: 'network', networkId, cidr: externalCidr(networkId) };
+    }
+    const net = networks.get(cp.virtualLink);
+    return net ? { kind: 'network', networkId: net.id, cidr: net.cidr } : { kind: 'none' };
+  }
+  return externalTarget(spec, cpdId);
 }
 
 function portMatches(port: SimPortsTable, target: CpTarget): boolean {
@@ -141,6 +148,7 @@ class Reconciler {
     await this.#createNetworks();
     await this.#removeVnfcs();
     for (const vnfc of this.spec.vnfcs) await this.#vnfc(vnfc);
+    await this.#vnfExtCps();
     await this.#removeNetworks();
     await this.#params();
   }
@@ -263,14 +271,21 @@ class Reconciler {
     return row;
   }
 
-  async #newPort(j: Journal, vnfc: VnfcSpec, cpdId: string, target: CpTarget, existing: SimPortsTable[]) {
+  /** A new port of CP `cpdId`: a VNFC's (`vnfcId`), or the VNF's own (null) for a VnfExtCp. */
+  async #newPort(
+    j: Journal,
+    vnfcId: string | null,
+    cpdId: string,
+    target: CpTarget,
+    existing: SimPortsTable[],
+  ) {
     const { scope } = this;
     const base = {
       instance_id: scope.instanceId,
       op_occ_id: scope.opOccId,
       created_at: after(existing),
       stack_id: this.stackId,
-      vnfc_id: vnfc.id,
+      vnfc_id: vnfcId,
       cpd_id: cpdId,
       server_id: null,
     };
@@ -305,7 +320,7 @@ class Reconciler {
         .selectAll()
         .where('id', '=', resourceId)
         .executeTakeFirst();
-      if (found?.vnfc_id && found.vnfc_id !== vnfc.id) continue;
+      if (found?.vnfc_id && found.vnfc_id !== vnfcId) continue;
       const patch = {
         ...base,
         network_id: extVl.resourceId,
@@ -356,7 +371,7 @@ class Reconciler {
       if (match) chosenPorts.push(match);
       else if (target.kind === 'network' || target.kind === 'external') {
         chosenPorts.push(
-          await vimCall(scope, 'port.create', (j) => this.#newPort(j, vnfc, cpdId, target, mine)),
+          await vimCall(scope, 'port.create', (j) => this.#newPort(j, vnfc.id, cpdId, target, mine)),
         );
       }
     }
@@ -506,6 +521,21 @@ class Reconciler {
       current = { ...current, cps };
     }
     return current;
+  }
+
+  async #vnfExtCps(): Promise<void> {
+    const ports = (await this.#rows('sim_ports')).filter((p) => p.vnfc_id === null && p.cpd_id !== null);
+    const kept = new Set<string>();
+    for (const cp of this.spec.flavour.extCps) {
+      const target = externalTarget(this.spec, cp.id);
+      if (target.kind !== 'external') continue;
+      const mine = newestFirst(ports.filter((p) => p.cpd_id === cp.id));
+      const port =
+        mine.find((p) => portMatches(p, target)) ??
+        (await vimCall(this.scope, 'port.create', (j) => this.#newPort(j, null, cp.id, target, mine)));
+      kept.add(port.id);
+    }
+    for (const p of ports) if (!kept.has(p.id)) await this.#deletePort(p);
   }
 
   async #removeNetworks(): Promise<void> {
