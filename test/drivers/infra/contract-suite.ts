@@ -99,16 +99,24 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
 
     const flavour = () => flavourOf(vnfd);
 
-    /** A new instance instantiated from the main sample in zone 0. */
-    async function instantiated(plan: InstantiatePlan = instantiatePlan(vnfd)) {
+    /** A new instance's first op occ context for `plan` (nothing created yet), granted `zone`. */
+    function prepared(
+      plan: InstantiatePlan,
+      model = vnfd,
+      zone = t.zones[0],
+      fields: Partial<OperationContext> = {},
+    ) {
       const instanceId = randomUUID();
-      const ctx = context(t.vim, vnfd, {
-        instanceId,
-        grant: grantFor(
-          plan.vnfcs.map((v) => v.id),
-          t.zones[0],
-        ),
-      });
+      const grant = grantFor(
+        plan.vnfcs.map((v) => v.id),
+        zone,
+      );
+      return { instanceId, plan, ctx: context(t.vim, model, { instanceId, grant, ...fields }) };
+    }
+
+    /** A new instance instantiated from `plan` (the main sample's by default) in zone 0. */
+    async function instantiated(plan: InstantiatePlan = instantiatePlan(vnfd), model = vnfd) {
+      const { instanceId, ctx } = prepared(plan, model);
       const result = await t.driver.instantiate(ctx, plan);
       assert.ok(result.instantiatedVnfInfo);
       return { instanceId, plan, ctx, result, info: result.instantiatedVnfInfo };
@@ -169,48 +177,123 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
       assert.deepEqual(again, result);
     });
 
-    test('a VIM failure is reported with its message; a retry resumes without duplicates', async () => {
-      const plan = instantiatePlan(vnfd);
-      const instanceId = randomUUID();
-      const ctx = context(t.vim, vnfd, {
-        instanceId,
-        grant: grantFor(
-          plan.vnfcs.map((v) => v.id),
-          t.zones[0],
-        ),
-      });
-      // A compute resource fails: what was created before it (ports, volumes…) stays recorded.
-      const message = await t.faults.failCompute(1);
-      try {
-        await rejects(t.driver.instantiate(ctx, plan), 'VIM_OPERATION_FAILED', message);
-      } finally {
-        await t.faults.clear();
-      }
-      const partial = await t.resources(instanceId);
-      assert.ok(partial.length > 0, 'what was created before the failure stays');
-      const result = await t.driver.instantiate(ctx, plan);
-      assertConsistent(result.instantiatedVnfInfo as InstantiatedVnfInfo, flavour());
-      assert.equal(result.instantiatedVnfInfo?.vnfcResourceInfo?.length, plan.vnfcs.length);
+    /**
+     * Instantiate meets a VIM that fails (a compute error, no room in the granted zone, a call
+     * that blocks until cancelled): the driver reports the VIM's own error, and what follows —
+     * a retry with the same op occ, or a rollback — ends with what the plan asks, or nothing.
+     */
+    interface FailedInstantiate {
+      name: string;
+      /** Granted zone (index in t.zones). */
+      zone: 0 | 1;
+      /** Makes the VIM fail; resolves to the message the error must carry, if any. */
+      fault(): Promise<string | undefined>;
+      /** Undoes the fault. */
+      heal(): Promise<void>;
+      code: InfraError['code'];
+      /** Aborts the operation once it is blocked (cancel). */
+      cancel?: boolean;
+      /** What follows the failure (retry or rollback), and its checks. */
+      recover(run: ReturnType<typeof prepared>, err: InfraError): Promise<void>;
+    }
+
+    const retried = async ({ instanceId, ctx, plan }: ReturnType<typeof prepared>) => {
+      const result = await t.driver.instantiate({ ...ctx, signal: new AbortController().signal }, plan);
+      const info = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(info, flavour());
+      assert.equal(info.vnfcResourceInfo?.length, plan.vnfcs.length);
       assert.equal(changed(result, 'ADDED').length, plan.vnfcs.length);
-      // A fresh instantiate of the same plan has exactly as many resources.
+      // A fresh instantiate of the same plan has exactly as many resources: nothing duplicated.
       const fresh = await instantiated();
       assert.equal((await t.resources(instanceId)).length, (await t.resources(fresh.instanceId)).length);
-    });
+      return info;
+    };
+
+    const FAILED_INSTANTIATES: FailedInstantiate[] = [
+      {
+        name: 'a VIM failure is reported with its message; a retry resumes without duplicates',
+        zone: 0,
+        fault: () => t.faults.failCompute(1),
+        heal: () => t.faults.clear(),
+        code: 'VIM_OPERATION_FAILED',
+        async recover(run) {
+          assert.ok(
+            (await t.resources(run.instanceId)).length > 0,
+            'what was created before the failure stays',
+          );
+          await retried(run);
+        },
+      },
+      {
+        name: 'rollback of a half-done instantiate leaves nothing behind, idempotently',
+        zone: 0,
+        fault: () => t.faults.failCompute(1),
+        heal: () => t.faults.clear(),
+        code: 'VIM_OPERATION_FAILED',
+        async recover({ instanceId, ctx }) {
+          assert.ok((await t.resources(instanceId)).length > 0);
+          const rolledBack = await t.driver.rollback(ctx, 'INSTANTIATE');
+          assert.equal(rolledBack.instantiatedVnfInfo, undefined);
+          assert.deepEqual(await t.resources(instanceId), []);
+          await t.driver.rollback(ctx, 'INSTANTIATE');
+          assert.deepEqual(await t.resources(instanceId), []);
+        },
+      },
+      {
+        name: 'no room in the granted zone: NO_VALID_HOST with the VIM message; placed there once there is',
+        zone: 1,
+        fault: async () => {
+          await t.faults.exhaustZone(t.zones[1]);
+          return 'No valid host was found';
+        },
+        heal: () => t.faults.restoreZone(t.zones[1]),
+        code: 'NO_VALID_HOST',
+        async recover(run, err) {
+          assert.equal(err.detail?.zone, t.zones[1]);
+          const info = await retried(run);
+          assert.ok(info.vnfcResourceInfo?.every((v) => v.zoneId === t.zones[1]));
+        },
+      },
+      {
+        name: 'cancel: a blocked VIM call gives up with CANCELLED; a retry completes',
+        zone: 0,
+        fault: async () => {
+          await t.faults.hangCompute();
+          return undefined;
+        },
+        heal: () => t.faults.clear(),
+        code: 'CANCELLED',
+        cancel: true,
+        recover: async (run) => void (await retried(run)),
+      },
+    ];
+
+    for (const scenario of FAILED_INSTANTIATES) {
+      test(scenario.name, async () => {
+        const abort = new AbortController();
+        const run = prepared(instantiatePlan(vnfd), vnfd, t.zones[scenario.zone], { signal: abort.signal });
+        let err: InfraError;
+        try {
+          const message = await scenario.fault();
+          const running = t.driver.instantiate(run.ctx, run.plan);
+          if (scenario.cancel) {
+            await sleep(50);
+            abort.abort();
+          }
+          err = await rejects(running, scenario.code, message);
+        } finally {
+          await scenario.heal();
+        }
+        await scenario.recover(run, err);
+      });
+    }
 
     test('a VnfExtCp node on an external VL gets a port of the VNF; rollback and terminate remove it', async () => {
       const withExtCp = await extCpVnfd();
       const plan = instantiatePlan(withExtCp);
       const [link] = plan.extVirtualLinks;
       plan.extVirtualLinks = [{ ...link, extCps: [...(link.extCps as unknown[]), { cpdId: EXT_CP }] }];
-      const instanceId = randomUUID();
-      const ctx = context(t.vim, withExtCp, {
-        instanceId,
-        grant: grantFor(
-          plan.vnfcs.map((v) => v.id),
-          t.zones[0],
-        ),
-      });
-      const info = (await t.driver.instantiate(ctx, plan)).instantiatedVnfInfo as InstantiatedVnfInfo;
+      const { instanceId, ctx, info } = await instantiated(plan, withExtCp);
       assertConsistent(info, flavourOf(withExtCp));
       const own = info.extCpInfo.filter((c) => c.cpdId === EXT_CP);
       assert.equal(own.length, 1);
@@ -226,81 +309,6 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
         terminationType: 'FORCEFUL',
       });
       assert.deepEqual(await t.resources(instanceId), []);
-    });
-
-    test('rollback of a half-done instantiate leaves nothing behind', async () => {
-      const plan = instantiatePlan(vnfd);
-      const instanceId = randomUUID();
-      const ctx = context(t.vim, vnfd, {
-        instanceId,
-        grant: grantFor(
-          plan.vnfcs.map((v) => v.id),
-          t.zones[0],
-        ),
-      });
-      await t.faults.failCompute(1);
-      try {
-        await rejects(t.driver.instantiate(ctx, plan), 'VIM_OPERATION_FAILED');
-      } finally {
-        await t.faults.clear();
-      }
-      assert.ok((await t.resources(instanceId)).length > 0);
-      const rolledBack = await t.driver.rollback(ctx, 'INSTANTIATE');
-      assert.equal(rolledBack.instantiatedVnfInfo, undefined);
-      assert.deepEqual(await t.resources(instanceId), []);
-      // Idempotent.
-      await t.driver.rollback(ctx, 'INSTANTIATE');
-      assert.deepEqual(await t.resources(instanceId), []);
-    });
-
-    test('no room in the granted zone: NO_VALID_HOST with the VIM message', async () => {
-      const plan = instantiatePlan(vnfd);
-      const instanceId = randomUUID();
-      const ctx = context(t.vim, vnfd, {
-        instanceId,
-        grant: grantFor(
-          plan.vnfcs.map((v) => v.id),
-          t.zones[1],
-        ),
-      });
-      await t.faults.exhaustZone(t.zones[1]);
-      try {
-        const err = await rejects(
-          t.driver.instantiate(ctx, plan),
-          'NO_VALID_HOST',
-          'No valid host was found',
-        );
-        assert.equal(err.detail?.zone, t.zones[1]);
-      } finally {
-        await t.faults.restoreZone(t.zones[1]);
-      }
-      const result = await t.driver.instantiate(ctx, plan);
-      assert.ok(result.instantiatedVnfInfo?.vnfcResourceInfo?.every((v) => v.zoneId === t.zones[1]));
-    });
-
-    test('cancel: a blocked VIM call gives up with CANCELLED; a retry completes', async () => {
-      const plan = instantiatePlan(vnfd);
-      const instanceId = randomUUID();
-      const abort = new AbortController();
-      const ctx = context(t.vim, vnfd, {
-        instanceId,
-        signal: abort.signal,
-        grant: grantFor(
-          plan.vnfcs.map((v) => v.id),
-          t.zones[0],
-        ),
-      });
-      await t.faults.hangCompute();
-      try {
-        const running = t.driver.instantiate(ctx, plan);
-        await sleep(50);
-        abort.abort();
-        await rejects(running, 'CANCELLED');
-      } finally {
-        await t.faults.clear();
-      }
-      const result = await t.driver.instantiate({ ...ctx, signal: new AbortController().signal }, plan);
-      assert.equal(result.instantiatedVnfInfo?.vnfcResourceInfo?.length, plan.vnfcs.length);
     });
 
     test('scale out adds VNFCs; its rollback removes exactly what it added', async () => {
@@ -386,18 +394,7 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
           { aspectId: 'VDU2_scale', scaleLevel: 0 },
         ],
       };
-      const instanceId = randomUUID();
-      const first = await t.driver.instantiate(
-        context(t.vim, two, {
-          instanceId,
-          grant: grantFor(
-            plan.vnfcs.map((v) => v.id),
-            t.zones[0],
-          ),
-        }),
-        plan,
-      );
-      const info = first.instantiatedVnfInfo as InstantiatedVnfInfo;
+      const { instanceId, info } = await instantiated(plan, two);
       const vdu1 = (info.vnfcResourceInfo ?? []).filter((v) => v.vduId === 'VDU1');
       assert.equal(vdu1.length, 3);
       // VDU1_scale 2 → 0 removes two VDU1s, VDU2_scale 0 → 1 adds a VDU2.
@@ -605,18 +602,7 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
     test('change flavour reshapes the VNF; rollback restores it', async () => {
       const two = await sampleVnfd(TWO_FLAVOURS);
       const plan = instantiatePlan(two, 'simple');
-      const instanceId = randomUUID();
-      const first = await t.driver.instantiate(
-        context(t.vim, two, {
-          instanceId,
-          grant: grantFor(
-            plan.vnfcs.map((v) => v.id),
-            t.zones[0],
-          ),
-        }),
-        plan,
-      );
-      const info = first.instantiatedVnfInfo as InstantiatedVnfInfo;
+      const { instanceId, info } = await instantiated(plan, two);
       const before = ids(await t.resources(instanceId));
       const target = instantiatePlan(two, 'volume');
       // VNFCs of VDUs both flavours have are kept (same ids); the rest comes and goes.
@@ -648,18 +634,7 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
       const from = await sampleVnfd(PKG_FROM);
       const to = await sampleVnfd(PKG_TO);
       const plan = instantiatePlan(from);
-      const instanceId = randomUUID();
-      const first = await t.driver.instantiate(
-        context(t.vim, from, {
-          instanceId,
-          grant: grantFor(
-            plan.vnfcs.map((v) => v.id),
-            t.zones[0],
-          ),
-        }),
-        plan,
-      );
-      const info = first.instantiatedVnfInfo as InstantiatedVnfInfo;
+      const { instanceId, info } = await instantiated(plan, from);
       const vdu1 = (info.vnfcResourceInfo ?? []).filter((v) => v.vduId === 'VDU1');
       assert.ok(vdu1.every((v) => v.metadata?.image === undefined));
       const ctx = context(t.vim, from, { instanceId, current: info });
