@@ -27,7 +27,7 @@ import { OPERATION_DEFS } from './operations/index.ts';
 import { loadLcmPackage, packageByVnfdId, refreshUsage } from './packages.ts';
 import { notifyWorkers } from './pg-wakeup.ts';
 import { emptyProgress } from './progress.ts';
-import type { LcmStore } from './store.ts';
+import type { LcmStore, OpOccChange } from './store.ts';
 import { transition } from './transition.ts';
 import { sealRequestVims } from './vim-info.ts';
 import { cancelRequested, wakeRunners } from './wakeup.ts';
@@ -225,13 +225,23 @@ const gone = (id: string) =>
 /** POST …/retry: FAILED_TEMP → PROCESSING, resuming at the step that failed. */
 export async function retryOpOcc(svc: LcmService, id: string): Promise<OpOccRecord> {
   const { progress } = await loadForTask(svc, id, 'retry');
+  return requeue(svc, id, {
+    operationState: 'PROCESSING',
+    error: null,
+    progress: { ...progress, compensated: {}, rollbackHooks: {} },
+  });
+}
+
+/**
+ * FAILED_TEMP → `change.operationState`, back in the queue (retry and rollback both hand the op
+ * occ's job to a worker again), and the workers woken.
+ */
+async function requeue(svc: LcmService, id: string, change: OpOccChange): Promise<OpOccRecord> {
   const done = await transition(svc.db, svc.store, {
     opOccId: id,
     from: ['FAILED_TEMP'],
     change: {
-      operationState: 'PROCESSING',
-      error: null,
-      progress: { ...progress, compensated: {}, rollbackHooks: {} },
+      ...change,
       jobState: 'queued',
       leaseOwner: null,
       leaseUntil: null,
@@ -272,22 +282,7 @@ export async function rollbackOpOcc(svc: LcmService, id: string): Promise<OpOccR
       }
     }
   }
-  const done = await transition(svc.db, svc.store, {
-    opOccId: id,
-    from: ['FAILED_TEMP'],
-    change: {
-      operationState: 'ROLLING_BACK',
-      jobState: 'queued',
-      leaseOwner: null,
-      leaseUntil: null,
-      isCancelPending: false,
-      cancelMode: null,
-    },
-  });
-  if (!done) throw gone(id);
-  wakeRunners();
-  await notifyWorkers(svc.db);
-  return done.opOcc;
+  return requeue(svc, id, { operationState: 'ROLLING_BACK' });
 }
 
 /**

@@ -5,6 +5,7 @@
  * and deletion notifications pass them.
  */
 import { type Static, Type } from '@sinclair/typebox';
+import { OPERATION_STATES, OPERATIONS, type OperationState } from '../lcm/model.ts';
 import { listMatches } from './subscriptions/match.ts';
 import { stringEnum } from './subscriptions/schema-helpers.ts';
 import {
@@ -21,20 +22,13 @@ export const LCM_NOTIFICATION_TYPES = [
 ] as const;
 export type LcmNotificationType = (typeof LCM_NOTIFICATION_TYPES)[number];
 
-/** LcmOperationType of SOL003 v2.6.1 (/vnflcm/v1). */
-export const LCM_OPERATIONS_V1 = [
-  'INSTANTIATE',
-  'SCALE',
-  'SCALE_TO_LEVEL',
-  'CHANGE_FLAVOUR',
-  'TERMINATE',
-  'HEAL',
-  'OPERATE',
-  'CHANGE_EXT_CONN',
-  'MODIFY_INFO',
-] as const;
+/**
+ * LcmOperationType of SOL003 v2.6.1 (/vnflcm/v1): the engine's operations (src/lcm/model.ts)
+ * but CHANGE_VNFPKG, which v2.6.1 does not have.
+ */
+export const LCM_OPERATIONS_V1 = OPERATIONS.filter((o) => o !== 'CHANGE_VNFPKG');
 
-/** LcmOperationType of SOL003 v3.3.1 (/vnflcm/v2). */
+/** LcmOperationType of SOL003 v3.3.1 (/vnflcm/v2): also the snapshot ones (a filter may name them; Bosun does not run them). */
 export const LCM_OPERATIONS_V2 = [
   ...LCM_OPERATIONS_V1,
   'CREATE_SNAPSHOT',
@@ -43,16 +37,9 @@ export const LCM_OPERATIONS_V2 = [
 ] as const;
 export type LcmOperationType = (typeof LCM_OPERATIONS_V2)[number];
 
-export const LCM_OPERATION_STATES = [
-  'STARTING',
-  'PROCESSING',
-  'COMPLETED',
-  'FAILED_TEMP',
-  'FAILED',
-  'ROLLING_BACK',
-  'ROLLED_BACK',
-] as const;
-export type LcmOperationState = (typeof LCM_OPERATION_STATES)[number];
+/** LcmOperationStateType: the engine's op occ states. */
+export const LCM_OPERATION_STATES = OPERATION_STATES;
+export type LcmOperationState = OperationState;
 
 function lcmFilterSchema(operations: readonly string[], spec: string) {
   return Type.Object(
