@@ -39,6 +39,33 @@ async function faultUsed(url: string): Promise<void> {
 const servers = async (url: string, instanceId: string) =>
   (await http<unknown[]>(url, 'GET', `${SIM}/servers?instanceId=${instanceId}`)).body.length;
 
+type Served = Awaited<ReturnType<typeof serve>>;
+
+/**
+ * A scenario across a crash: `first` runs on a server (with the main sample onboarded and an
+ * instance created) and ends by SIGKILLing it; `then` runs on a new server on the same database.
+ */
+async function acrossCrash(
+  dialect: TestDialect,
+  first: (server: Served, instanceId: string) => Promise<void>,
+  then: (server: Served, instanceId: string) => Promise<void>,
+): Promise<void> {
+  const env = await newEnv(dialect);
+  const one = await serve(env, 'all');
+  let two: Served | undefined;
+  try {
+    const pkg = await onboard(one.url, sample(MAIN_SAMPLE));
+    const inst = await createInstance(one.url, pkg.vnfdId as string);
+    await first(one, inst.id);
+    await kill9(one.child);
+    two = await serve(env, 'all');
+    await then(two, inst.id);
+  } finally {
+    await kill9(one.child);
+    if (two) await stop(two.child);
+  }
+}
+
 function openDb(env: Env, dialect: TestDialect): Kysely<Tables> {
   if (dialect === 'sqlite')
     return new Kysely<Tables>({ dialect: new NodeSqliteDialect(env.databaseUrl.slice('sqlite:'.length)) });
@@ -50,96 +77,82 @@ function openDb(env: Env, dialect: TestDialect): Kysely<Tables> {
 for (const dialect of DIALECTS) {
   describe(`LCM crash recovery (${dialect})`, () => {
     test('killed while PROCESSING: FAILED_TEMP after restart, retry completes without duplicates', async () => {
-      const env = await newEnv(dialect);
-      const first = await serve(env, 'all');
-      let second: Awaited<ReturnType<typeof serve>> | undefined;
-      try {
-        const pkg = await onboard(first.url, sample(MAIN_SAMPLE));
-        const inst = await createInstance(first.url, pkg.vnfdId as string);
-        await http(first.url, 'POST', `${SIM}/faults`, {
-          body: { kind: 'server.create', action: 'hang', timeoutMs: 600000 },
-        });
-        const id = await startTask(first.url, inst.id, 'instantiate', INSTANTIATE);
-        await faultUsed(first.url);
-        assert.equal((await waitOpOcc(first.url, id, ['PROCESSING'])).operationState, 'PROCESSING');
-        await kill9(first.child);
-
-        second = await serve(env, 'all');
-        const failed = await waitOpOcc(second.url, id);
-        assert.equal(failed.operationState, 'FAILED_TEMP');
-        assert.equal(failed.error?.status, 500);
-        assert.match(
-          failed.error?.detail ?? '',
-          /stopped: its lease expired .* while the operation was PROCESSING, in step infra\. Retry it/,
-        );
-        assert.equal(failed.error?.step, 'infra');
-        // Still held: FAILED_TEMP blocks the instance.
-        const busy = await http(second.url, 'POST', `${V2}/vnf_instances/${inst.id}/terminate`, {
-          headers: H,
-          body: { terminationType: 'FORCEFUL' },
-        });
-        assert.equal(busy.status, 409);
-        assert.equal(
-          (await http(second.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/retry`, { headers: H })).status,
-          202,
-        );
-        const done = await waitOpOcc(second.url, id);
-        assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
-        assert.equal(await servers(second.url, inst.id), 2);
-        assert.match(second.output(), /recovered an LCM operation whose worker stopped/);
-      } finally {
-        await kill9(first.child);
-        if (second) await stop(second.child);
-      }
+      let id = '';
+      await acrossCrash(
+        dialect,
+        async (first, instanceId) => {
+          await http(first.url, 'POST', `${SIM}/faults`, {
+            body: { kind: 'server.create', action: 'hang', timeoutMs: 600000 },
+          });
+          id = await startTask(first.url, instanceId, 'instantiate', INSTANTIATE);
+          await faultUsed(first.url);
+          assert.equal((await waitOpOcc(first.url, id, ['PROCESSING'])).operationState, 'PROCESSING');
+        },
+        async (second, instanceId) => {
+          const failed = await waitOpOcc(second.url, id);
+          assert.equal(failed.operationState, 'FAILED_TEMP');
+          assert.equal(failed.error?.status, 500);
+          assert.match(
+            failed.error?.detail ?? '',
+            /stopped: its lease expired .* while the operation was PROCESSING, in step infra\. Retry it/,
+          );
+          assert.equal(failed.error?.step, 'infra');
+          // Still held: FAILED_TEMP blocks the instance.
+          const busy = await http(second.url, 'POST', `${V2}/vnf_instances/${instanceId}/terminate`, {
+            headers: H,
+            body: { terminationType: 'FORCEFUL' },
+          });
+          assert.equal(busy.status, 409);
+          assert.equal(
+            (await http(second.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/retry`, { headers: H })).status,
+            202,
+          );
+          const done = await waitOpOcc(second.url, id);
+          assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
+          assert.equal(await servers(second.url, instanceId), 2);
+          assert.match(second.output(), /recovered an LCM operation whose worker stopped/);
+        },
+      );
     });
 
     test('killed while ROLLING_BACK: FAILED_TEMP after restart, rollback finishes and leaves nothing', async () => {
-      const env = await newEnv(dialect);
-      const first = await serve(env, 'all');
-      let second: Awaited<ReturnType<typeof serve>> | undefined;
-      try {
-        const pkg = await onboard(first.url, sample(MAIN_SAMPLE));
-        const inst = await createInstance(first.url, pkg.vnfdId as string);
-        await http(first.url, 'POST', `${SIM}/faults`, {
-          body: { kind: 'port.create', action: 'fail', count: 1 },
-        });
-        // Fail late: after servers exist (the second port fails only once the first VNFC is built).
-        const failed = await runTask(first.url, inst.id, 'instantiate', INSTANTIATE);
-        assert.equal(failed.operationState, 'FAILED_TEMP');
-        await http(first.url, 'POST', `${SIM}/faults`, {
-          body: { kind: '*', action: 'hang', timeoutMs: 600000 },
-        });
-        assert.equal(
-          (await http(first.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, { headers: H }))
-            .status,
-          202,
-        );
-        await faultUsed(first.url);
-        assert.equal(
-          (await waitOpOcc(first.url, failed.id, ['ROLLING_BACK'])).operationState,
-          'ROLLING_BACK',
-        );
-        await kill9(first.child);
-
-        second = await serve(env, 'all');
-        const again = await waitOpOcc(second.url, failed.id);
-        assert.equal(again.operationState, 'FAILED_TEMP');
-        assert.match(
-          again.error?.detail ?? '',
-          /while the operation was ROLLING_BACK, in step rollback-infra\. Retry it/,
-        );
-        assert.equal(
-          (await http(second.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, { headers: H }))
-            .status,
-          202,
-        );
-        const rolled = await waitOpOcc(second.url, failed.id);
-        assert.equal(rolled.operationState, 'ROLLED_BACK', JSON.stringify(rolled.error));
-        assert.equal(await servers(second.url, inst.id), 0);
-      } finally {
-        await kill9(first.child);
-        if (second) await stop(second.child);
-      }
+      let id = '';
+      await acrossCrash(
+        dialect,
+        async (first, instanceId) => {
+          await http(first.url, 'POST', `${SIM}/faults`, {
+            body: { kind: 'port.create', action: 'fail', count: 1 },
+          });
+          // Fail late: after servers exist (the second port fails only once the first VNFC is built).
+          const failed = await runTask(first.url, instanceId, 'instantiate', INSTANTIATE);
+          assert.equal(failed.operationState, 'FAILED_TEMP');
+          id = failed.id;
+          await http(first.url, 'POST', `${SIM}/faults`, {
+            body: { kind: '*', action: 'hang', timeoutMs: 600000 },
+          });
+          assert.equal(
+            (await http(first.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/rollback`, { headers: H })).status,
+            202,
+          );
+          await faultUsed(first.url);
+          assert.equal((await waitOpOcc(first.url, id, ['ROLLING_BACK'])).operationState, 'ROLLING_BACK');
+        },
+        async (second, instanceId) => {
+          const again = await waitOpOcc(second.url, id);
+          assert.equal(again.operationState, 'FAILED_TEMP');
+          assert.match(
+            again.error?.detail ?? '',
+            /while the operation was ROLLING_BACK, in step rollback-infra\. Retry it/,
+          );
+          assert.equal(
+            (await http(second.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/rollback`, { headers: H })).status,
+            202,
+          );
+          const rolled = await waitOpOcc(second.url, id);
+          assert.equal(rolled.operationState, 'ROLLED_BACK', JSON.stringify(rolled.error));
+          assert.equal(await servers(second.url, instanceId), 0);
+        },
+      );
     });
 
     test('an op occ left STARTING by a dead worker is ROLLED_BACK and the instance released', async () => {
