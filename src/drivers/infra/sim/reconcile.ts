@@ -25,7 +25,7 @@ import { allocateIps, externalCidr, newInternalCidr, newMac } from './addresses.
 import { type CallScope, vimCall } from './calls.ts';
 import { serverName } from './ids.ts';
 import type { Journal } from './journal.ts';
-import { hostUsage, placeServer } from './placement.ts';
+import { fitsOn, placeServer } from './placement.ts';
 import type { StackSpec, StorageSpec, VnfcSpec } from './spec.ts';
 import { newestFirst } from './state.ts';
 
@@ -491,16 +491,7 @@ class Reconciler {
       const need = { vcpus: f.vcpus, ramMb: f.ram_mb, diskGb: f.disk_gb };
       current = await vimCall(scope, 'server.resize', async (j) => {
         await this.#hostUp(current, j);
-        const host = await j.trx
-          .selectFrom('sim_hosts')
-          .selectAll()
-          .where('name', '=', current.host)
-          .executeTakeFirstOrThrow();
-        const used = (await hostUsage(j, [host.name], current.id)).get(host.name);
-        const fits =
-          host.vcpus - (used?.vcpus ?? 0) >= need.vcpus &&
-          host.ram_mb - (used?.ramMb ?? 0) >= need.ramMb &&
-          host.disk_gb - (used?.diskGb ?? 0) >= need.diskGb;
+        const fits = await fitsOn(j, current.host, need, current.id);
         const placement = fits
           ? { zone: current.zone, host: current.host }
           : await placeServer(j, need, current.zone, { vnfcId: vnfc.id, vduId: vnfc.vduId }, current.id);
