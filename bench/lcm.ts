@@ -9,7 +9,8 @@
  *    machine has PostgreSQL);
  * 4. POST /vnf_instances, GET /vnf_instances/{id}, and the first page of the instance and op occ
  *    lists with 10,000 of each stored — next to Tacker's numbers (shared/reference/tacker-baseline.md).
- * BOSUN_BENCH_DURATION (s, default 5), BOSUN_BENCH_ROWS (default 10000).
+ * BOSUN_BENCH_DURATION (s, default 5), BOSUN_BENCH_ROWS (default 10000), BOSUN_BENCH_LCM_DATABASES
+ * (default `sqlite,postgres`: which of 1-2,4 and 3 run).
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -25,6 +26,7 @@ import { printRows, type Row } from './support/report.ts';
 const instances = Number(process.env.BOSUN_BENCH_LCM_INSTANCES ?? '200');
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
 const seedRows = Number(process.env.BOSUN_BENCH_ROWS ?? '10000');
+const databases = (process.env.BOSUN_BENCH_LCM_DATABASES ?? 'sqlite,postgres').split(',');
 const CONCURRENCY = 20;
 const H = { Version: '2.0.0', 'content-type': 'application/json' };
 const V2 = '/vnflcm/v2';
@@ -203,7 +205,7 @@ const QUIET = {
   BOSUN_SIM_GRACEFUL_WAIT_CAP_MS: '0',
   BOSUN_WORKER_LEASE_MS: '30000',
 };
-{
+if (databases.includes('sqlite')) {
   // 1-2, 4: SQLite, one process.
   const env = await newEnv('sqlite', QUIET);
   const server = await serve(env, 'all');
@@ -258,7 +260,8 @@ const QUIET = {
   } finally {
     await stop(server.child);
   }
-
+}
+if (databases.includes('postgres')) {
   // 3. PostgreSQL: an API server and two workers.
   let pgServer: Awaited<ReturnType<typeof startTempPostgres>> | undefined;
   try {
