@@ -3,7 +3,7 @@
  * (`tosca.nodes.nfv.VnfExtCp`) exposes the internal VL internalVL1 (`internal_virtual_link`)
  * and is mapped to the VNF's `virtual_link_external3` through its `external_virtual_link`.
  */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Vnfd } from '../../src/vnfd/model/vnfd.ts';
@@ -58,9 +58,13 @@ export function extCpVnfd(): Promise<Vnfd> {
     const { zip, vnfdId } = await extCpPackage();
     const file = join(tmpdir(), `bosun-ext-cp-${vnfdId}.zip`);
     await writeFile(file, zip);
-    const read = await readPackage(file, { imageHashMismatch: 'warning' });
-    if (!read.vnfd) throw new Error(`ext-cp variant: ${read.diagnostics.map((d) => d.message).join('; ')}`);
-    return read.vnfd;
+    try {
+      const read = await readPackage(file, { imageHashMismatch: 'warning' });
+      if (!read.vnfd) throw new Error(`ext-cp variant: ${read.diagnostics.map((d) => d.message).join('; ')}`);
+      return read.vnfd;
+    } finally {
+      await rm(file, { force: true });
+    }
   })();
   return model;
 }

@@ -3,7 +3,7 @@
  * and a VDU2_scale added the same way (VDU2 1..3, one VNFC per step), with both aspects in the
  * instantiation levels (level 1: both at 0, level 2: both at 2).
  */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Vnfd } from '../../src/vnfd/model/vnfd.ts';
@@ -77,10 +77,14 @@ export function twoAspectsVnfd(): Promise<Vnfd> {
     const { zip, vnfdId } = await twoAspectsPackage();
     const file = join(tmpdir(), `bosun-two-aspects-${vnfdId}.zip`);
     await writeFile(file, zip);
-    const read = await readPackage(file, { imageHashMismatch: 'warning' });
-    if (!read.vnfd)
-      throw new Error(`two-aspects variant: ${read.diagnostics.map((d) => d.message).join('; ')}`);
-    return read.vnfd;
+    try {
+      const read = await readPackage(file, { imageHashMismatch: 'warning' });
+      if (!read.vnfd)
+        throw new Error(`two-aspects variant: ${read.diagnostics.map((d) => d.message).join('; ')}`);
+      return read.vnfd;
+    } finally {
+      await rm(file, { force: true });
+    }
   })();
   return model;
 }
