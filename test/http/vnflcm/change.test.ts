@@ -13,10 +13,10 @@ import { http, isProblem } from '../../support/http.ts';
 import { V2_HEADERS as PKG_HEADERS, V2 as PKG_V2 } from '../vnfpkgm/support.ts';
 import { idOf } from './lcm-client.ts';
 import { lcmServer, packageUsage, simFault } from './lcm-server.ts';
-import { createInstance, getInstance, H, INSTANTIATE, onboardOnce, runTask, V2 } from './lcm-support.ts';
-import { MAJORS } from './majors.ts';
+import { getInstance, H, INSTANTIATE, onboardOnce, runTask, V2 } from './lcm-support.ts';
+import { MAJOR, MAJORS, type Major } from './majors.ts';
 import { assertInstanceV1, assertOpOccV1 } from './v1-schemas.ts';
-import { createInstanceV1, getInstanceV1, H1, runTaskV1, V1, waitOpOccV1 } from './v1-support.ts';
+import { getInstanceV1, H1, V1, waitOpOccV1 } from './v1-support.ts';
 
 const TWO_FLAVOURS = 'sol_v2_common__test_instantiate_vnf_with_old_image_or_volume.zip';
 const PKG_FROM = 'sol_v2_common__basic_lcms_min_individual_vnfc.zip';
@@ -26,6 +26,19 @@ for (const dialect of DIALECTS) {
   describe(`change flavour and change package (${dialect})`, () => {
     const server = lcmServer(dialect);
     const usage = (pkgId: string) => packageUsage(server.url, pkgId);
+    /** Both sample packages onboarded, an instance of the first instantiated on the major. */
+    const instantiatedOnFrom = async (m: Major) => {
+      const from = await onboardOnce(server.url, PKG_FROM);
+      const to = await onboardOnce(server.url, PKG_TO);
+      const inst = await m.client.createInstance(server.url, from.vnfdId as string);
+      assert.equal(
+        (await m.client.runTask(server.url, inst.id, 'instantiate', INSTANTIATE)).operationState,
+        'COMPLETED',
+      );
+      assert.equal(await usage(from.id), 'IN_USE');
+      assert.equal(await usage(to.id), 'NOT_IN_USE');
+      return { from, to, inst };
+    };
     const post = (id: string, name: string, body: object) =>
       http(server.url, 'POST', `${V2}/vnf_instances/${id}/${name}`, { headers: H, body });
 
@@ -92,15 +105,7 @@ for (const dialect of DIALECTS) {
     }
 
     test('/vnflcm/v2 change_vnfpkg: the instance moves to the new VNFD; usageState follows', async () => {
-      const from = await onboardOnce(server.url, PKG_FROM);
-      const to = await onboardOnce(server.url, PKG_TO);
-      const inst = await createInstance(server.url, from.vnfdId as string);
-      assert.equal(
-        (await runTask(server.url, inst.id, 'instantiate', INSTANTIATE)).operationState,
-        'COMPLETED',
-      );
-      assert.equal(await usage(from.id), 'IN_USE');
-      assert.equal(await usage(to.id), 'NOT_IN_USE');
+      const { from, to, inst } = await instantiatedOnFrom(MAJOR.v2);
       assert.ok(isProblem(await post(inst.id, 'change_vnfpkg', { vnfdId: from.vnfdId as string }), 409));
       assert.ok(isProblem(await post(inst.id, 'change_vnfpkg', { vnfdId: 'no-such-vnfd' }), 422));
       // A DISABLED target package: 422.
@@ -159,15 +164,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('/vnflcm/v1 PATCH with vnfPkgId (or vnfdId) moves the instance to that package; usageState follows', async () => {
-      const from = await onboardOnce(server.url, PKG_FROM);
-      const to = await onboardOnce(server.url, PKG_TO);
-      const inst = await createInstanceV1(server.url, from.vnfdId as string);
-      assert.equal(
-        (await runTaskV1(server.url, inst.id, 'instantiate', INSTANTIATE)).operationState,
-        'COMPLETED',
-      );
-      assert.equal(await usage(from.id), 'IN_USE');
-      assert.equal(await usage(to.id), 'NOT_IN_USE');
+      const { from, to, inst } = await instantiatedOnFrom(MAJOR.v1);
       const patch = await http(server.url, 'PATCH', `${V1}/vnf_instances/${inst.id}`, {
         headers: H1,
         body: { vnfPkgId: to.id },

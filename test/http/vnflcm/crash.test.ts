@@ -39,6 +39,14 @@ async function faultUsed(url: string): Promise<void> {
 const servers = async (url: string, instanceId: string) =>
   (await http<unknown[]>(url, 'GET', `${SIM}/servers?instanceId=${instanceId}`)).body.length;
 
+/** Runs an op occ task (202) and waits for the op occ to end in `state`. */
+async function finishes(url: string, id: string, task: string, state: string): Promise<void> {
+  const res = await http(url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/${task}`, { headers: H });
+  assert.equal(res.status, 202, res.text);
+  const ended = await waitOpOcc(url, id);
+  assert.equal(ended.operationState, state, JSON.stringify(ended.error));
+}
+
 type Served = Awaited<ReturnType<typeof serve>>;
 
 /**
@@ -103,12 +111,7 @@ for (const dialect of DIALECTS) {
             body: { terminationType: 'FORCEFUL' },
           });
           assert.equal(busy.status, 409);
-          assert.equal(
-            (await http(second.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/retry`, { headers: H })).status,
-            202,
-          );
-          const done = await waitOpOcc(second.url, id);
-          assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
+          await finishes(second.url, id, 'retry', 'COMPLETED');
           assert.equal(await servers(second.url, instanceId), 2);
           assert.match(second.output(), /recovered an LCM operation whose worker stopped/);
         },
@@ -144,12 +147,7 @@ for (const dialect of DIALECTS) {
             again.error?.detail ?? '',
             /while the operation was ROLLING_BACK, in step rollback-infra\. Retry it/,
           );
-          assert.equal(
-            (await http(second.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/rollback`, { headers: H })).status,
-            202,
-          );
-          const rolled = await waitOpOcc(second.url, id);
-          assert.equal(rolled.operationState, 'ROLLED_BACK', JSON.stringify(rolled.error));
+          await finishes(second.url, id, 'rollback', 'ROLLED_BACK');
           assert.equal(await servers(second.url, instanceId), 0);
         },
       );

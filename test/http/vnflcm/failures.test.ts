@@ -7,11 +7,11 @@
  * the op occ tasks' state rules (409). /vnflcm/v1 op occs are checked with the ETSI v2.6.1 schemas.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { lcmServer, SIM, simFault, simServers } from './lcm-server.ts';
-import { INSTANTIATE, onboardOnce } from './lcm-support.ts';
+import { INSTANTIATE } from './lcm-support.ts';
 import { type AnyInstance, type AnyOpOcc, MAJORS, type Major } from './majors.ts';
 
 /** One request of every operation type the major has: the busy rule answers each with 409. */
@@ -38,10 +38,6 @@ for (const dialect of DIALECTS) {
     describe(`LCM failures, retry, rollback, fail and cancel on ${m.prefix} (${dialect})`, () => {
       const server = lcmServer(dialect, { worker: { leaseMs: 1500 } });
       const c = m.client;
-      let vnfdId: string;
-      before(async () => {
-        vnfdId = (await onboardOnce(server.url)).vnfdId as string;
-      });
 
       const fault = (kind: string, action: 'fail' | 'hang', extra: object = {}) =>
         simFault(server.url, kind, action, extra);
@@ -66,13 +62,13 @@ for (const dialect of DIALECTS) {
         return op;
       };
       const instantiated = async () => {
-        const inst = await c.createInstance(server.url, vnfdId);
+        const inst = await c.createInstance(server.url, server.vnfdId);
         completed(await c.runTask(server.url, inst.id, 'instantiate', INSTANTIATE));
         return inst;
       };
 
       test('a failed instantiate is FAILED_TEMP with the VIM message; retry completes it without duplicates', async () => {
-        const inst = await c.createInstance(server.url, vnfdId);
+        const inst = await c.createInstance(server.url, server.vnfdId);
         await fault('server.create', 'fail', { message: 'Simulated compute failure' });
         const failed = await failedTemp(inst.id, 'instantiate', INSTANTIATE);
         assert.equal(failed.error?.detail, 'Simulated compute failure');
@@ -99,7 +95,7 @@ for (const dialect of DIALECTS) {
             409,
           ),
         );
-        for (const [name, body] of busyChecks(m, vnfdId)) {
+        for (const [name, body] of busyChecks(m, server.vnfdId)) {
           const res = await http(server.url, 'POST', `${m.prefix}/vnf_instances/${inst.id}/${name}`, {
             headers: m.headers,
             body,
@@ -127,7 +123,7 @@ for (const dialect of DIALECTS) {
       });
 
       test('rollback of a failed instantiate removes everything it created', async () => {
-        const inst = await c.createInstance(server.url, vnfdId);
+        const inst = await c.createInstance(server.url, server.vnfdId);
         await fault('volume.create', 'fail', { message: 'Simulated volume failure' });
         const failed = await failedTemp(inst.id, 'instantiate', INSTANTIATE);
         assert.equal((await task(failed.id, 'rollback')).status, 202);
@@ -194,7 +190,7 @@ for (const dialect of DIALECTS) {
       });
 
       test('fail: FAILED_TEMP → FAILED at once (200 with the op occ); the instance is released', async () => {
-        const inst = await c.createInstance(server.url, vnfdId);
+        const inst = await c.createInstance(server.url, server.vnfdId);
         await fault('server.create', 'fail');
         const failed = await failedTemp(inst.id, 'instantiate', INSTANTIATE);
         const res = await task(failed.id, 'fail');
@@ -219,7 +215,7 @@ for (const dialect of DIALECTS) {
         );
         for (const z of zones)
           assert.equal((await http(server.url, 'POST', `${SIM}/zones/${z}/exhaust`)).status, 200);
-        const inst = await c.createInstance(server.url, vnfdId);
+        const inst = await c.createInstance(server.url, server.vnfdId);
         try {
           const failed = await c.runTask(server.url, inst.id, 'instantiate', INSTANTIATE);
           assert.equal(failed.operationState, 'FAILED_TEMP');
@@ -234,7 +230,7 @@ for (const dialect of DIALECTS) {
       });
 
       test('FORCEFUL cancel aborts a hung step: FAILED_TEMP with the cancel in error; then rollback', async () => {
-        const inst = await c.createInstance(server.url, vnfdId);
+        const inst = await c.createInstance(server.url, server.vnfdId);
         await fault('server.create', 'hang', { timeoutMs: 60000 });
         const id = await c.startTask(server.url, inst.id, 'instantiate', INSTANTIATE);
         // The hang has begun when its fault is used up.
@@ -246,7 +242,7 @@ for (const dialect of DIALECTS) {
         assert.equal(processing.operationState, 'PROCESSING');
         assert.ok(processing._links.cancel);
         // Busy: every operation type, DELETE and PATCH get 409 while PROCESSING.
-        for (const [name, body] of busyChecks(m, vnfdId)) {
+        for (const [name, body] of busyChecks(m, server.vnfdId)) {
           const res = await http(server.url, 'POST', `${m.prefix}/vnf_instances/${inst.id}/${name}`, {
             headers: m.headers,
             body,
@@ -282,7 +278,7 @@ for (const dialect of DIALECTS) {
       });
 
       test('two operations at once on one instance: exactly one is accepted', async () => {
-        const inst = await c.createInstance(server.url, vnfdId);
+        const inst = await c.createInstance(server.url, server.vnfdId);
         const results = await Promise.all(
           Array.from({ length: 8 }, (_, i) =>
             i % 2 === 0

@@ -11,22 +11,31 @@ import type { TestDialect } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { V2_HEADERS as PKG_HEADERS, V2 as PKG_V2 } from '../vnfpkgm/support.ts';
+import { onboardOnce } from './lcm-support.ts';
 
 export const LCM_TEST_CONFIG = {
   worker: { pollIntervalMs: 50 },
   sim: { operationDelayMs: 0, gracefulWaitCapMs: 20 },
 };
 
-/** The running server of the enclosing describe block (`url` is valid inside its tests and hooks). */
+/**
+ * The running server of the enclosing describe block, with the main sample onboarded (`url`,
+ * `vnfdId` and `pkgId` are valid inside its tests and hooks).
+ */
 export function lcmServer(dialect: TestDialect, config: Record<string, unknown> = {}) {
   const holder = {
     server: undefined as unknown as TestServer,
+    vnfdId: '',
+    pkgId: '',
     get url() {
       return holder.server.url;
     },
   };
   before(async () => {
     holder.server = await startTestServer(dialect, { config: deepMerge(LCM_TEST_CONFIG, config) });
+    const pkg = await onboardOnce(holder.url);
+    holder.vnfdId = pkg.vnfdId as string;
+    holder.pkgId = pkg.id;
   });
   after(() => holder.server.close());
   return holder;

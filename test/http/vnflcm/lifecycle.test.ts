@@ -10,12 +10,12 @@
  * with the ETSI schemas): those differences are per-major expectations.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { idOf } from './lcm-client.ts';
 import { lcmServer, packageUsage } from './lcm-server.ts';
-import { INSTANTIATE, onboardOnce } from './lcm-support.ts';
+import { INSTANTIATE } from './lcm-support.ts';
 import { EXPECTED, type LifeInstance, type LifeOpOcc } from './lifecycle-expectations.ts';
 import { MAJORS } from './majors.ts';
 
@@ -34,14 +34,7 @@ for (const dialect of DIALECTS) {
     const expected = EXPECTED[m.major];
     describe(`VNF instance lifecycle on ${m.prefix} (${dialect})`, () => {
       const server = lcmServer(dialect);
-      let vnfdId: string;
-      let pkgId: string;
-      before(async () => {
-        const pkg = await onboardOnce(server.url);
-        vnfdId = pkg.vnfdId as string;
-        pkgId = pkg.id;
-      });
-      const usage = () => packageUsage(server.url, pkgId);
+      const usage = () => packageUsage(server.url, server.pkgId);
       const c = {
         ...m.client,
         getInstance: m.client.getInstance as unknown as (base: string, id: string) => Promise<LifeInstance>,
@@ -68,7 +61,7 @@ for (const dialect of DIALECTS) {
         const created = await http<LifeInstance>(base, 'POST', path('vnf_instances'), {
           headers: m.headers,
           body: {
-            vnfdId,
+            vnfdId: server.vnfdId,
             vnfInstanceName: 'vnf-a',
             vnfInstanceDescription: 'first',
             metadata: { tier: 'gold' },
@@ -82,7 +75,7 @@ for (const dialect of DIALECTS) {
         assert.equal(created.headers.get('version'), expected.version);
         assert.ok(created.headers.get('etag'));
         assert.equal(inst.instantiationState, 'NOT_INSTANTIATED');
-        expected.created(inst, pkgId);
+        expected.created(inst, server.pkgId);
         assert.deepEqual(Object.keys(inst._links).sort(), ['instantiate', 'self']);
         assert.deepEqual(inst.metadata, { tier: 'gold' });
         assert.equal(inst.vnfProvider, 'Company');
@@ -349,7 +342,7 @@ for (const dialect of DIALECTS) {
       });
 
       test('terminate without a timeout gets the default; the op occ records the parameters as accepted', async () => {
-        const inst = await m.client.createInstance(server.url, vnfdId);
+        const inst = await m.client.createInstance(server.url, server.vnfdId);
         await run(inst.id, 'instantiate', INSTANTIATE);
         const id = await m.client.startTask(server.url, inst.id, 'terminate', {
           terminationType: 'FORCEFUL',
@@ -357,7 +350,7 @@ for (const dialect of DIALECTS) {
         const term = await c.waitOpOcc(server.url, id);
         assert.deepEqual(term.operationParams, { terminationType: 'FORCEFUL' });
         assert.equal(term.operationState, 'COMPLETED');
-        const inst2 = await m.client.createInstance(server.url, vnfdId);
+        const inst2 = await m.client.createInstance(server.url, server.vnfdId);
         await run(inst2.id, 'instantiate', { ...INSTANTIATE, instantiationLevelId: 'instantiation_level_2' });
         assert.deepEqual(counts(await show(inst2.id)), { VDU1: 3, VDU2: 1 });
         const graceful = await run(inst2.id, 'terminate', { terminationType: 'GRACEFUL' });

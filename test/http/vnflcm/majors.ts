@@ -67,3 +67,6 @@ export const MAJORS: readonly Major[] = [
     refusedRollback: 422,
   },
 ];
+
+/** The majors by name. */
+export const MAJOR = Object.fromEntries(MAJORS.map((m) => [m.major, m])) as Record<Major['major'], Major>;

@@ -7,12 +7,12 @@
  * vnfPkgId on PATCH) the expectations are per major.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { idOf } from './lcm-client.ts';
 import { lcmServer, SIM } from './lcm-server.ts';
-import { INSTANTIATE, onboardOnce } from './lcm-support.ts';
+import { INSTANTIATE } from './lcm-support.ts';
 import { MAJORS, type Major } from './majors.ts';
 import { extVirtualLinkV1 } from './v1-support.ts';
 
@@ -90,18 +90,11 @@ for (const dialect of DIALECTS) {
     const expected = REFUSALS[m.major];
     describe(`requests refused on ${m.prefix} (${dialect})`, () => {
       const server = lcmServer(dialect);
-      let vnfdId: string;
-      let pkgId: string;
-      before(async () => {
-        const pkg = await onboardOnce(server.url);
-        vnfdId = pkg.vnfdId as string;
-        pkgId = pkg.id;
-      });
 
       test('requests that cannot succeed are refused at once (400, 404, 409, 422)', async () => {
         const base = server.url;
         const c = m.client;
-        const inst = await c.createInstance(base, vnfdId);
+        const inst = await c.createInstance(base, server.vnfdId);
         const post = (task: string, body: unknown, id = inst.id) =>
           http(base, 'POST', `${m.prefix}/vnf_instances/${id}/${task}`, {
             headers: m.headers,
@@ -114,7 +107,7 @@ for (const dialect of DIALECTS) {
         assert.ok(isProblem(unknown, expected.unknownVnfd));
         assert.match((unknown.body as { detail: string }).detail, /vnfdId nope/);
         assert.ok(isProblem(await create({}), 400));
-        assert.ok(isProblem(await create({ vnfdId, bogus: 1 }), 400));
+        assert.ok(isProblem(await create({ vnfdId: server.vnfdId, bogus: 1 }), 400));
         // Unknown flavour / level: 400 at the API (Tacker accepts and rolls back later).
         const badFlavour = await post('instantiate', { flavourId: 'nope' });
         assert.ok(isProblem(badFlavour, 400));
@@ -142,7 +135,9 @@ for (const dialect of DIALECTS) {
           assert.match((res.body as { detail: string }).detail, /NOT_INSTANTIATED/);
         }
         // change_vnfpkg: 409 as the others on v2; v2.6.1 has no such task (404).
-        assert.ok(isProblem(await post('change_vnfpkg', { vnfdId }), m.changeVnfpkg ? 409 : 404));
+        assert.ok(
+          isProblem(await post('change_vnfpkg', { vnfdId: server.vnfdId }), m.changeVnfpkg ? 409 : 404),
+        );
         // Unknown instance or op occ, malformed id: 404.
         assert.ok(isProblem(await post('instantiate', INSTANTIATE, UNKNOWN), 404));
         assert.ok(
@@ -166,7 +161,7 @@ for (const dialect of DIALECTS) {
           });
         assert.ok(isProblem(await patch({ vimConnectionInfo: expected.vimConnectionInfo }), 400));
         assert.ok(isProblem(await patch({}), 400));
-        await expected.patchRefusals(patch, pkgId);
+        await expected.patchRefusals(patch, server.pkgId);
         // Nothing above left an op occ behind.
         const occs = await http(
           base,
@@ -178,7 +173,7 @@ for (const dialect of DIALECTS) {
         );
         assert.deepEqual(occs.body, []);
         if (expected.modifyAlike) {
-          const id = await expected.modifyAlike(patch, pkgId);
+          const id = await expected.modifyAlike(patch, server.pkgId);
           assert.equal((await c.waitOpOcc(base, id)).operationState, 'COMPLETED');
         }
       });
@@ -186,7 +181,7 @@ for (const dialect of DIALECTS) {
       test('busy: while one operation runs, every other on the instance is 409 at once; DELETE too', async () => {
         const base = server.url;
         const c = m.client;
-        const inst = await c.createInstance(base, vnfdId);
+        const inst = await c.createInstance(base, server.vnfdId);
         await http(base, 'POST', `${SIM}/faults`, {
           body: { kind: 'server.create', action: 'hang', timeoutMs: 30000 },
         });

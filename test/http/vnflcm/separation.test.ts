@@ -3,25 +3,21 @@
  * PostgreSQL: neither major shows, lists, operates on or deletes the other's.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { lcmServer } from './lcm-server.ts';
-import { createInstance, H, INSTANTIATE, onboardOnce, runTask, V2 } from './lcm-support.ts';
+import { createInstance, H, INSTANTIATE, runTask, V2 } from './lcm-support.ts';
 import { createInstanceV1, H1, runTaskV1, V1 } from './v1-support.ts';
 
 for (const dialect of DIALECTS) {
   describe(`/vnflcm/v1 and /vnflcm/v2 are separate (${dialect})`, () => {
     const server = lcmServer(dialect);
-    let vnfdId: string;
-    before(async () => {
-      vnfdId = (await onboardOnce(server.url)).vnfdId as string;
-    });
 
     test('v1 and v2 instances and op occs are separate', async () => {
       const base = server.url;
-      const v1 = await createInstanceV1(base, vnfdId, { vnfInstanceName: 'only-v1' });
-      const v2 = await createInstance(base, vnfdId, { vnfInstanceName: 'only-v2' });
+      const v1 = await createInstanceV1(base, server.vnfdId, { vnfInstanceName: 'only-v1' });
+      const v2 = await createInstance(base, server.vnfdId, { vnfInstanceName: 'only-v2' });
       const v1Op = await runTaskV1(base, v1.id, 'instantiate', INSTANTIATE);
       const v2Op = await runTask(base, v2.id, 'instantiate', INSTANTIATE);
       assert.equal(v1Op.operationState, 'COMPLETED');

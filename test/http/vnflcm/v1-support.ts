@@ -3,6 +3,7 @@
  * operations and follow their op occs, on the same onboarded samples as the v2 tests.
  */
 import { lcmClient } from './lcm-client.ts';
+import type { OpOcc } from './lcm-support.ts';
 
 export const V1 = '/vnflcm/v1';
 /** The Version header the Tacker client sends on /vnflcm/v1 (optional there). */
@@ -41,24 +42,15 @@ export interface InstanceV1 {
   _links: Record<string, { href: string }>;
 }
 
-export interface OpOccV1 {
-  id: string;
-  operationState: string;
-  operation: string;
-  vnfInstanceId: string;
-  grantId?: string;
-  isCancelPending: boolean;
-  operationParams: Record<string, unknown>;
-  error?: { status: number; detail: string; [k: string]: unknown };
+/** The v2 op occ's attributes, with the v2.6.1 resource changes and changedExtConnectivity. */
+export interface OpOccV1 extends Omit<OpOcc, 'resourceChanges'> {
   resourceChanges?: {
     affectedVnfcs: { id: string; vduId: string; changeType: string; [k: string]: unknown }[];
     affectedVirtualLinks: { id: string; changeType: string }[];
     affectedVirtualStorages: { id: string; changeType: string }[];
     [k: string]: unknown;
   };
-  changedInfo?: Record<string, unknown>;
   changedExtConnectivity?: { id: string; [k: string]: unknown }[];
-  _links: Record<string, { href: string }>;
 }
 
 export { FINAL_STATES, idOf } from './lcm-client.ts';

@@ -5,29 +5,22 @@
  * entries, vnfPkgId; no vnfcInfo). Representations are checked with the ETSI v2.6.1 schemas.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { lcmServer } from './lcm-server.ts';
-import { INSTANTIATE, onboardOnce } from './lcm-support.ts';
+import { INSTANTIATE } from './lcm-support.ts';
 import { assertInstanceV1, assertOpOccV1 } from './v1-schemas.ts';
 import { createInstanceV1, getInstanceV1, H1, runTaskV1, V1 } from './v1-support.ts';
 
 for (const dialect of DIALECTS) {
   describe(`/vnflcm/v1 vimConnectionInfo (${dialect})`, () => {
     const server = lcmServer(dialect);
-    let vnfdId: string;
-    let pkgId: string;
-    before(async () => {
-      const pkg = await onboardOnce(server.url);
-      vnfdId = pkg.vnfdId as string;
-      pkgId = pkg.id;
-    });
 
     test('instantiate with a v2.6.1 vimConnectionInfo array: credentials are sealed, never shown', async () => {
       const base = server.url;
       const secret = 'v1-secret-value';
-      const inst = await createInstanceV1(base, vnfdId, { vnfInstanceName: 'with-vim' });
+      const inst = await createInstanceV1(base, server.vnfdId, { vnfInstanceName: 'with-vim' });
       const vim = {
         id: 'vim1',
         vimType: 'BOSUN.SIM.V1',
@@ -70,7 +63,7 @@ for (const dialect of DIALECTS) {
       const byPkg = await http<{ id: string }[]>(
         base,
         'GET',
-        `${V1}/vnf_instances?filter=(eq,vnfPkgId,${pkgId})`,
+        `${V1}/vnf_instances?filter=(eq,vnfPkgId,${server.pkgId})`,
         { headers: H1 },
       );
       assert.ok(byPkg.body.some((i) => i.id === inst.id));
