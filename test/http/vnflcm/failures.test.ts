@@ -36,7 +36,7 @@ const HEAL: Record<Major['major'], (inst: AnyInstance) => Record<string, unknown
 for (const dialect of DIALECTS) {
   for (const m of MAJORS) {
     describe(`LCM failures, retry, rollback, fail and cancel on ${m.prefix} (${dialect})`, () => {
-      const server = lcmServer(dialect, { worker: { leaseMs: 1500 } });
+      const server = lcmServer(dialect);
       const c = m.client;
 
       const fault = (kind: string, action: 'fail' | 'hang', extra: object = {}) =>
@@ -277,7 +277,7 @@ for (const dialect of DIALECTS) {
         assert.equal((await servers(inst.id)).length, 0);
       });
 
-      test('two operations at once on one instance: exactly one is accepted', async () => {
+      test('concurrent operations on one instance: one at a time is accepted, the others get 409', async () => {
         const inst = await c.createInstance(server.url, server.vnfdId);
         const results = await Promise.all(
           Array.from({ length: 8 }, (_, i) =>
@@ -292,12 +292,29 @@ for (const dialect of DIALECTS) {
                 }),
           ),
         );
-        const statuses = results.map((r) => r.status).sort();
-        assert.equal(statuses.filter((s) => s === 202).length, 1, JSON.stringify(statuses));
-        assert.equal(statuses.filter((s) => s === 409).length, 7);
-        const accepted = results.find((r) => r.status === 202);
-        const id = (accepted?.headers.get('location') ?? '').split('/').pop() as string;
-        assert.equal((await c.waitOpOcc(server.url, id)).operationState, 'COMPLETED');
+        const statuses = results.map((r) => r.status);
+        assert.ok(
+          statuses.every((s) => s === 202 || s === 409),
+          JSON.stringify(statuses),
+        );
+        const accepted = results.filter((r) => r.status === 202);
+        assert.ok(accepted.length >= 1, JSON.stringify(statuses));
+        // Usually exactly one wins; on a loaded machine a quick PATCH may complete before a later
+        // request arrives, which may then be accepted too. What must hold: the accepted operations
+        // never overlap, each starting after the previous one ended.
+        const ops = await Promise.all(
+          accepted.map((r) =>
+            c.waitOpOcc(server.url, (r.headers.get('location') ?? '').split('/').pop() as string),
+          ),
+        );
+        for (const op of ops) completed(op);
+        ops.sort((a, b) => a.startTime.localeCompare(b.startTime));
+        for (let i = 1; i < ops.length; i++) {
+          assert.ok(
+            ops[i].startTime >= ops[i - 1].stateEnteredTime,
+            `${ops[i].operation} started at ${ops[i].startTime}, before ${ops[i - 1].operation} ended at ${ops[i - 1].stateEnteredTime}`,
+          );
+        }
       });
     });
   }

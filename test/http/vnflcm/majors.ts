@@ -28,6 +28,8 @@ export type AnyOpOcc = Pick<
   operationParams: Record<string, unknown>;
   changedInfo?: Record<string, unknown>;
   cancelMode?: string;
+  startTime: string;
+  stateEnteredTime: string;
 };
 
 export interface Major {
