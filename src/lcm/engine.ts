@@ -28,6 +28,7 @@ import type { Progress } from './progress.ts';
 import { COMPENSATED, HOOK_OF, ROLLBACK_HOOKS, STARTING_STEPS, STEPS, type StepName } from './steps.ts';
 import type { LcmStore } from './store.ts';
 import { transition } from './transition.ts';
+import { holdVims, VimVanished } from './vim-hold.ts';
 import { mergeVims, withoutSealed } from './vim-info.ts';
 
 /** What the runner tells the engine about the run: abort signal and why it fired. */
@@ -198,18 +199,32 @@ async function forward(run: Run): Promise<void> {
 /** The grant is in: record it and enter PROCESSING (a grant made again while PROCESSING is only recorded). */
 async function enterProcessing(run: Run): Promise<void> {
   const starting = run.opOcc.operationState === 'STARTING';
-  const done = await transition(run.deps.db, run.store, {
-    opOccId: run.opOcc.id,
-    from: [run.opOcc.operationState],
-    owner: run.owner,
-    change: {
-      ...(starting ? { operationState: 'PROCESSING' as const } : {}),
-      progress: run.progress,
-      grantId: run.grant?.id ?? null,
-      grantRequest: run.grantRequest ?? null,
-      grant: run.grant ?? null,
-    },
-  });
+  const { db } = run.deps;
+  const granted = run.progress.outputs.grant as GrantOutput;
+  let done: Awaited<ReturnType<typeof transition>>;
+  try {
+    done = await transition(db, run.store, {
+      opOccId: run.opOcc.id,
+      from: [run.opOcc.operationState],
+      owner: run.owner,
+      change: {
+        ...(starting ? { operationState: 'PROCESSING' as const } : {}),
+        progress: run.progress,
+        grantId: run.grant?.id ?? null,
+        grantRequest: run.grantRequest ?? null,
+        grant: run.grant ?? null,
+      },
+      // The resolved VIM is recorded only while it is registered (a concurrent delete waits or wins).
+      also: (trx) => holdVims(trx, db.dialect, granted.vim.stored),
+    });
+  } catch (err) {
+    // Nothing was recorded: the grant step did not happen (a retry resolves the VIM again).
+    if (err instanceof VimVanished) {
+      delete run.progress.steps.grant;
+      delete run.progress.outputs.grant;
+    }
+    throw err;
+  }
   if (!done) throw new LeaseLost();
   run.opOcc = done.opOcc;
   if (done.opOcc.isCancelPending) run.cancelMode = done.opOcc.cancelMode ?? 'GRACEFUL';
@@ -425,6 +440,9 @@ async function complete(run: Run): Promise<void> {
       isCancelPending: false,
     },
     also: async (trx) => {
+      // An instance left INSTANTIATED uses the VIMs its vimConnectionInfo names (MODIFY_INFO may add one).
+      if (applied.instance.instantiationState === 'INSTANTIATED')
+        await holdVims(trx, run.deps.db.dialect, applied.instance.vimConnectionInfo);
       if (applied.instance.vnfPkgId !== run.instance.vnfPkgId) {
         await refreshUsage(trx, applied.instance.vnfPkgId);
         await refreshUsage(trx, run.instance.vnfPkgId);

@@ -28,7 +28,7 @@ export function createVimAccess(deps: {
         connection = await resolveVim(deps.db, deps.box, project, openInterfaceSecrets(deps.box, stored));
       } catch (err) {
         if (err instanceof InfraError)
-          throw new ApiError(422, err.message, { extensions: { infraErrorCode: err.code } });
+          throw new ApiError(422, err.message, { extensions: { ...err.detail, infraErrorCode: err.code } });
         throw err;
       }
       const entries = Object.keys(stored);

@@ -64,7 +64,12 @@ export async function resolveVim(
     };
   }
   if (entry.vimId && !accessInfo) {
-    throw new InfraError('NOT_FOUND', `VIM ${entry.vimId} is not registered.`, { vimId: entry.vimId });
+    throw new InfraError(
+      'NOT_FOUND',
+      `VIM ${entry.vimId} (vimConnectionInfo ${key}) is not registered in project ${project}: it was ` +
+        'deleted, or never registered there. Register it, or name another VIM in vimConnectionInfo.',
+      { vimId: entry.vimId },
+    );
   }
   if (!entry.vimType) {
     throw new InfraError(

@@ -171,7 +171,10 @@ export async function setDefaultVim(db: Database, project: string, vimId: string
 /**
  * Deletes a VIM (and its default mark); false when it is not visible to `project`. `refuse` runs
  * in the deleting transaction once the VIM is found and throws to keep it (e.g. while instances
- * use it): the registry does not know who uses a VIM, its callers do.
+ * use it): the registry does not know who uses a VIM, its callers do. The row is locked first
+ * (`FOR UPDATE` on PostgreSQL; SQLite's writing transactions are exclusive), so that `refuse`
+ * sees every user that recorded the VIM under a shared lock (`holdVims` in the LCM engine) and
+ * none can record it until this transaction ends.
  */
 export async function deleteVim(
   db: Database,
@@ -180,8 +183,11 @@ export async function deleteVim(
 ): Promise<boolean> {
   const { project, refuse } = options;
   return inTransaction(db, async (trx) => {
-    const row = await rowVisible(trx, id, project);
-    if (!row || (project !== undefined && row.project_id !== project)) return false;
+    let locking = trx.selectFrom('vims').select('project_id').where('id', '=', id);
+    if (db.dialect === 'postgres') locking = locking.forUpdate();
+    const row = await locking.executeTakeFirst();
+    const visible = project === undefined || row?.project_id === project;
+    if (!row || !visible) return false;
     await refuse?.(trx);
     await trx.deleteFrom('default_vims').where('vim_id', '=', id).execute();
     await trx.deleteFrom('vims').where('id', '=', id).execute();
