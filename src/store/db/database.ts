@@ -7,12 +7,17 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { guardRootHandle } from './guarded-dialect.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { Tables } from './tables.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Database {
+  /**
+   * The root handle. Inside an `inTransaction` callback use the callback's `trx`: a query here
+   * would fail at once with RootHandleInTransactionError (transaction-scope.ts).
+   */
   kysely: Kysely<Tables>;
   dialect: DialectName;
   /** Resolves when the database answers a trivial query (readiness). */
@@ -28,14 +33,14 @@ export interface DatabaseOptions {
 function openSqlite(url: string): Kysely<Tables> {
   const file = url.slice('sqlite:'.length);
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
-  return new Kysely<Tables>({ dialect: new NodeSqliteDialect(file) });
+  return new Kysely<Tables>({ dialect: guardRootHandle(new NodeSqliteDialect(file)) });
 }
 
 function openPostgres(url: string, poolSize: number): Kysely<Tables> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bosun' });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Tables>({ dialect: guardRootHandle(new PostgresDialect({ pool })) });
 }
 
 export function openDatabase(options: DatabaseOptions): Database {

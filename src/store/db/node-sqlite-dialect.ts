@@ -71,6 +71,9 @@ class NodeSqliteDriver implements Driver {
   readonly #file: string;
   #db: DatabaseSync | undefined;
   #connection: NodeSqliteConnection | undefined;
+  /** Settles when the holder of the one connection releases it. */
+  #held: Promise<void> | undefined;
+  #release: (() => void) | undefined;
 
   constructor(file: string) {
     this.#file = file;
@@ -83,7 +86,16 @@ class NodeSqliteDriver implements Driver {
     this.#connection = new NodeSqliteConnection(this.#db);
   }
 
+  /**
+   * One caller at a time holds the connection (one query, or a whole transaction). The waiting
+   * is done here rather than by Kysely's mutex so that the root-handle guard (guarded-dialect.ts)
+   * runs before it: inside a transaction's callback the wait would never end.
+   */
   async acquireConnection(): Promise<DatabaseConnection> {
+    while (this.#held) await this.#held;
+    this.#held = new Promise((resolve) => {
+      this.#release = resolve;
+    });
     return this.#connection!;
   }
 
@@ -99,7 +111,12 @@ class NodeSqliteDriver implements Driver {
     (connection as NodeSqliteConnection).exec('ROLLBACK');
   }
 
-  async releaseConnection(): Promise<void> {}
+  async releaseConnection(): Promise<void> {
+    const release = this.#release;
+    this.#held = undefined;
+    this.#release = undefined;
+    release?.();
+  }
 
   async destroy(): Promise<void> {
     this.#db?.close();
@@ -110,9 +127,14 @@ class NodeSqliteDriver implements Driver {
 /**
  * SQLite does run DDL inside transactions; saying so makes Kysely's migrator run in one
  * BEGIN IMMEDIATE transaction, which serialises concurrent `db migrate` from several processes.
+ * "Multiple connections" only tells Kysely not to add its own mutex: the driver serialises the
+ * use of its one connection itself (see acquireConnection).
  */
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+  override get supportsMultipleConnections(): boolean {
     return true;
   }
 }
