@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { SubscriptionsTable } from '../store/db/tables.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import { deleteQueue } from './delivery/queue.ts';
 import { canonicalJson, dedupKey } from './subscriptions/dedup.ts';
 
 export { canonicalJson } from './subscriptions/dedup.ts';
@@ -163,8 +164,10 @@ export async function openAuthentication(
 }
 
 /**
- * Deletes the subscription and its undelivered notifications; false when it does not exist
- * (in this API major) or belongs to another project.
+ * Deletes the subscription, its undelivered notifications and its delivery state (so the admin
+ * API and metrics never show a deleted subscription's queue); false when it does not exist (in
+ * this API major) or belongs to another project. Run it in a transaction: a delivery in flight
+ * then finds nothing to record and its lease gone, and cannot re-create the state.
  */
 export async function deleteSubscription(
   db: Executor,
@@ -180,6 +183,6 @@ export async function deleteSubscription(
   if (project !== undefined) query = query.where('project_id', '=', project);
   const result = await query.executeTakeFirst();
   if (Number(result.numDeletedRows) !== 1) return false;
-  await db.deleteFrom('notification_outbox').where('subscription_id', '=', id).execute();
+  await deleteQueue(db, id);
   return true;
 }

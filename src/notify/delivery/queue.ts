@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../store/db/database.ts';
-import { inTransaction } from '../../store/db/transaction.ts';
+import { type Executor, inTransaction } from '../../store/db/transaction.ts';
 
 export interface OutboxRow {
   id: number;
@@ -46,7 +46,10 @@ export async function dueSubscriptions(db: Database, limit: number): Promise<str
 /**
  * Leases the subscription to `owner` unless another worker holds a live lease or it waits for
  * a retry. One statement: on PostgreSQL the conflicting row is locked and the condition
- * re-checked, so two workers can never both win.
+ * re-checked, so two workers can never both win. The row is written only for a subscription
+ * that exists, so a claim racing the subscription's delete never re-creates its delivery state:
+ * on PostgreSQL the key-share lock waits for a delete in progress and then sees it (SQLite's
+ * writers are serial, so the statement sees the delete or comes before it).
  */
 export async function claimSubscription(
   db: Database,
@@ -56,17 +59,15 @@ export async function claimSubscription(
 ): Promise<boolean> {
   const now = Date.now();
   const until = iso(now + leaseMs);
+  let existing = db.kysely
+    .selectFrom('subscriptions')
+    .select((eb) => ['id', eb.val(owner).as('lease_owner'), eb.val(until).as('lease_until')])
+    .where('id', '=', subscriptionId);
+  if (db.dialect === 'postgres') existing = existing.forKeyShare();
   const row = await db.kysely
     .insertInto('notification_deliveries')
-    .values({
-      subscription_id: subscriptionId,
-      lease_owner: owner,
-      lease_until: until,
-      retry_at: null,
-      last_error: null,
-      last_error_at: null,
-      last_delivered_at: null,
-    })
+    .columns(['subscription_id', 'lease_owner', 'lease_until'])
+    .expression(existing)
     .onConflict((oc) =>
       oc
         .column('subscription_id')
@@ -161,13 +162,14 @@ export interface FailedAttempt {
 
 /**
  * Records a failed attempt: the row's attempt count and error, and either the subscription's
- * back-off (nothing of it is sent before retryAt: FIFO) or the row's death.
+ * back-off (nothing of it is sent before retryAt: FIFO) or the row's death. False when the row
+ * is gone: its subscription was deleted during the attempt, and nothing was recorded.
  */
-export async function recordFailure(db: Database, failure: FailedAttempt): Promise<void> {
+export async function recordFailure(db: Database, failure: FailedAttempt): Promise<boolean> {
   const now = iso(Date.now());
   const retryAt = failure.retryAt === undefined ? undefined : iso(failure.retryAt);
-  await inTransaction(db, async (trx) => {
-    await trx
+  return inTransaction(db, async (trx) => {
+    const updated = await trx
       .updateTable('notification_outbox')
       .set((eb) => ({
         state: retryAt === undefined ? 'dead' : 'pending',
@@ -176,7 +178,8 @@ export async function recordFailure(db: Database, failure: FailedAttempt): Promi
         last_error: failure.error,
       }))
       .where('id', '=', failure.rowId)
-      .execute();
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return false;
     await trx
       .updateTable('notification_deliveries')
       .set((eb) => ({
@@ -187,18 +190,29 @@ export async function recordFailure(db: Database, failure: FailedAttempt): Promi
       }))
       .where('subscription_id', '=', failure.subscriptionId)
       .execute();
+    return true;
   });
+}
+
+/**
+ * Removes what is queued for a subscription and its delivery state. Every delete of a
+ * subscription (SOL APIs, admin API) calls it in the delete's transaction, after deleting the
+ * subscription row (the lock order of claimSubscription: subscription, then delivery row).
+ */
+export async function deleteQueue(db: Executor, subscriptionId: string): Promise<void> {
+  await db.deleteFrom('notification_outbox').where('subscription_id', '=', subscriptionId).execute();
+  await db.deleteFrom('notification_deliveries').where('subscription_id', '=', subscriptionId).execute();
 }
 
 /** The subscription is gone (deleted meanwhile): its leftover rows go too. */
 export async function dropSubscriptionQueue(db: Database, subscriptionId: string): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    await trx.deleteFrom('notification_outbox').where('subscription_id', '=', subscriptionId).execute();
-    await trx.deleteFrom('notification_deliveries').where('subscription_id', '=', subscriptionId).execute();
-  });
+  await inTransaction(db, (trx) => deleteQueue(trx, subscriptionId));
 }
 
-/** Delivery rows of subscriptions deleted through the SOL APIs (which know only the outbox). */
+/**
+ * The safety net: delivery rows whose subscription no longer exists (deletes remove them in
+ * their transaction; rows left by older versions or written outside Bosun end here).
+ */
 export async function sweepOrphanStates(db: Database): Promise<number> {
   const now = iso(Date.now());
   const result = await db.kysely

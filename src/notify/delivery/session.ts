@@ -102,7 +102,9 @@ export async function runSession(
         const tooOld = Date.now() - Date.parse(row.createdAt) >= config.notify.maxAgeMs;
         const dead = failures >= config.notify.maxAttempts || tooOld;
         const retryAt = dead ? undefined : Date.now() + backoffDelay(config.notify, failures);
-        await recordFailure(db, { subscriptionId, rowId: row.id, error: outcome.message, retryAt });
+        // Nothing recorded: the subscription was deleted during the attempt, its queue with it.
+        if (!(await recordFailure(db, { subscriptionId, rowId: row.id, error: outcome.message, retryAt })))
+          return {};
         deps.metrics.attempt(subscription.api, dead ? 'dead' : 'failed', outcome.seconds, row.attempts > 0);
         const log = {
           subscriptionId,

@@ -9,6 +9,7 @@ import type { Database } from '../../store/db/database.ts';
 import type { Tables } from '../../store/db/tables.ts';
 import type { Executor } from '../../store/db/transaction.ts';
 import { inTransaction } from '../../store/db/transaction.ts';
+import { deleteQueue } from './queue.ts';
 import { wakeDelivery } from './signal.ts';
 
 export interface DeliveryStatus {
@@ -151,8 +152,7 @@ export async function redeliver(db: Database, id: string): Promise<number> {
 export async function deleteWithQueue(db: Database, id: string): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const result = await trx.deleteFrom('subscriptions').where('id', '=', id).executeTakeFirst();
-    await trx.deleteFrom('notification_outbox').where('subscription_id', '=', id).execute();
-    await trx.deleteFrom('notification_deliveries').where('subscription_id', '=', id).execute();
+    await deleteQueue(trx, id);
     return Number(result.numDeletedRows) === 1;
   });
 }
