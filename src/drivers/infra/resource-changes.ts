@@ -10,7 +10,7 @@
  *   LINK_PORT_ADDED / LINK_PORT_REMOVED entries for their link ports.
  * - Storages (by id): ADDED, REMOVED, or MODIFIED when the storage resource changed.
  * - External link ports (by id, over every external VL): ADDED / REMOVED, MODIFIED when the port
- *   resource or the CP it serves changed.
+ *   resource, the CP it serves, its external VL, or that CP's addresses or cpConfig changed.
  */
 import type {
   AffectedExtLinkPort,
@@ -169,18 +169,25 @@ function extLinkPortChanges(
   before?: InstantiatedVnfInfo,
   after?: InstantiatedVnfInfo,
 ): AffectedExtLinkPort[] {
-  const ports = (info?: InstantiatedVnfInfo) =>
-    new Map(
+  // A port is also MODIFIED when it moved to another external VL or its CP's addresses or
+  // cpConfig changed (a port updated in place keeps its id and resource).
+  const ports = (info?: InstantiatedVnfInfo) => {
+    const cps = index(info?.extCpInfo);
+    return new Map(
       (info?.extVirtualLinkInfo ?? []).flatMap((vl) =>
-        (vl.extLinkPorts ?? []).map((p) => [p.id, p] as const),
+        (vl.extLinkPorts ?? []).map((p) => {
+          const cp = cps.get(p.cpInstanceId ?? '');
+          return [p.id, { p, key: json([vl.id, p, cp?.cpConfigId, cp?.cpProtocolInfo]) }] as const;
+        }),
       ),
     );
+  };
   const old = ports(before);
   const now = ports(after);
   const out: AffectedExtLinkPort[] = [];
-  for (const p of now.values()) {
+  for (const { p, key } of now.values()) {
     const was = old.get(p.id);
-    const changeType = !was ? 'ADDED' : json(was) !== json(p) ? 'MODIFIED' : undefined;
+    const changeType = !was ? 'ADDED' : was.key !== key ? 'MODIFIED' : undefined;
     if (changeType) {
       out.push({
         id: p.id,
@@ -190,7 +197,7 @@ function extLinkPortChanges(
       });
     }
   }
-  for (const p of old.values()) {
+  for (const { p } of old.values()) {
     if (!now.has(p.id)) {
       out.push({
         id: p.id,

@@ -20,14 +20,20 @@ export function externalCidr(networkId: string): string {
 
 export const subnetIdOf = (networkId: string) => `${networkId}-subnet`;
 
-/** Addresses for a new port: the fixed ones asked for (when free), else one free dynamic address. */
+/**
+ * Addresses for a new port (or port `except` being re-addressed, whose own addresses are free to
+ * it): the fixed ones asked for (when free), else one free dynamic address.
+ */
 export async function allocateIps(
   db: Executor,
   networkId: string,
   cidr: string,
   fixed: string[],
+  except?: string,
 ): Promise<PortIp[]> {
-  const rows = await db.selectFrom('sim_ports').select('ips').where('network_id', '=', networkId).execute();
+  let query = db.selectFrom('sim_ports').select('ips').where('network_id', '=', networkId);
+  if (except) query = query.where('id', '<>', except);
+  const rows = await query.execute();
   const used = new Set(rows.flatMap((r) => (JSON.parse(r.ips) as PortIp[]).map((a) => a.ip)));
   const subnetId = subnetIdOf(networkId);
   const free = fixed.filter((ip) => !used.has(ip));

@@ -188,6 +188,14 @@ export function deriveInfo(
       metadata: { cidr: n.cidr, opOccId: n.op_occ_id },
     }));
 
+  const extPorts = [...ports.values(), ...vnfPorts].filter(
+    (p) => p.ext_vl_id && (p.vnfc_id ? present.has(p.vnfc_id) : onVnf.has(p.id)),
+  );
+  const extLinkPortsOf = (extVlId: string) =>
+    extPorts
+      .filter((p) => p.ext_vl_id === extVlId)
+      .map((p) => ({ id: linkPortIdOf(p), resourceHandle: h(p.id, RESOURCE_TYPES.port), cpInstanceId: p.id }))
+      .sort(byId);
   const extVirtualLinkInfo: ExtVirtualLinkInfo[] = params.extVirtualLinks.map((e) => ({
     id: e.id,
     resourceHandle: {
@@ -195,12 +203,24 @@ export function deriveInfo(
       resourceId: e.resourceId,
       vimLevelResourceType: RESOURCE_TYPES.network,
     },
-    extLinkPorts: [...ports.values(), ...vnfPorts]
-      .filter((p) => p.ext_vl_id === e.id && (p.vnfc_id ? present.has(p.vnfc_id) : onVnf.has(p.id)))
-      .map((p) => ({ id: linkPortIdOf(p), resourceHandle: h(p.id, RESOURCE_TYPES.port), cpInstanceId: p.id }))
-      .sort(byId),
+    extLinkPorts: extLinkPortsOf(e.id),
     currentVnfExtCpData: (e.extCps as Record<string, unknown>[] | undefined) ?? [],
   }));
+  // Ports on an external VL the stack's parameters do not list yet (a change interrupted before
+  // its stack update) are shown on it all the same — the VIM holds them, and a rollback that
+  // removes them reports them.
+  const listed = new Set(params.extVirtualLinks.map((e) => e.id));
+  for (const port of extPorts) {
+    const extVlId = port.ext_vl_id as string;
+    if (listed.has(extVlId)) continue;
+    listed.add(extVlId);
+    extVirtualLinkInfo.push({
+      id: extVlId,
+      resourceHandle: h(port.network_id, RESOURCE_TYPES.network),
+      extLinkPorts: extLinkPortsOf(extVlId),
+      currentVnfExtCpData: [],
+    });
+  }
 
   const extManagedVirtualLinkInfo = params.extManagedVirtualLinks.map((e) => ({
     id: e.id as string,

@@ -6,7 +6,8 @@
  * 1. the stack, and a network per internal VL;
  * 2. VNFCs the spec no longer has are removed (servers, owned ports, volumes; supplied ports
  *    are detached);
- * 3. per VNFC: volumes, then ports (a port on the wrong network is replaced), then the server —
+ * 3. per VNFC: volumes, then ports (a port on the wrong network is replaced; an external one on
+ *    the right network is updated in place), then the server —
  *    created with its ports and volumes attached, re-created when the spec says so (the new one
  *    first, then the old one goes), rebuilt when the image differs, resized when the flavor does;
  * 4. a port per VnfExtCp node that an external VL of the request carries — it belongs to the
@@ -23,6 +24,7 @@ import type {
 import { type ExtVirtualLinkData, InfraError } from '../contract.ts';
 import { allocateIps, externalCidr, newInternalCidr, newMac } from './addresses.ts';
 import { type CallScope, vimCall } from './calls.ts';
+import type { PortIp } from './derive.ts';
 import { serverName } from './ids.ts';
 import type { Journal } from './journal.ts';
 import { fitsOn, placeServer } from './placement.ts';
@@ -100,6 +102,18 @@ function targetOf(spec: StackSpec, networks: Map<string, SimNetworksTable>, cpdI
   return externalTarget(spec, cpdId);
 }
 
+type ExternalTarget = Extract<CpTarget, { kind: 'external' }>;
+
+/** Whether the NFVO supplies the CP's port (a cpConfig names one of the ext VL's extLinkPorts). */
+const supplied = (target: ExternalTarget) => target.configs.some((c) => c.linkPortId);
+
+/**
+ * Whether `port` serves `target` as it is or after an in-place update. Neutron cannot move a port
+ * to another network (Heat replaces a port whose network changes, and Tacker's extCpInfo id is the
+ * port's), so a CP whose external VL is on another network gets a new port; on the same network
+ * the port is kept, its external VL, cpConfig and fixed addresses updated (`retarget`). A port the
+ * NFVO supplies is taken as the cpConfig names it.
+ */
 function portMatches(port: SimPortsTable, target: CpTarget): boolean {
   switch (target.kind) {
     case 'keep':
@@ -109,9 +123,13 @@ function portMatches(port: SimPortsTable, target: CpTarget): boolean {
     case 'network':
       return !port.ext_vl_id && port.network_id === target.networkId;
     case 'external':
-      return port.ext_vl_id === target.extVl.id && port.network_id === target.extVl.resourceId;
+      if (supplied(target))
+        return port.ext_vl_id === target.extVl.id && port.network_id === target.extVl.resourceId;
+      return Boolean(port.owned) && port.network_id === target.extVl.resourceId;
   }
 }
+
+const sameMembers = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 class Reconciler {
   readonly scope: CallScope;
@@ -356,6 +374,28 @@ class Reconciler {
     return row;
   }
 
+  /**
+   * A kept external port takes the request's external VL, cpConfig and fixed addresses (a Neutron
+   * port update: same port, MAC and, unless new fixed addresses are asked for, addresses).
+   */
+  async #retarget(port: SimPortsTable, target: ExternalTarget): Promise<SimPortsTable> {
+    if (supplied(target)) return port;
+    const config = target.configs.find((c) => !c.linkPortId);
+    const fixed = config?.fixed ?? [];
+    const held = (JSON.parse(port.ips) as PortIp[]).filter((a) => !a.dynamic).map((a) => a.ip);
+    const readdress = fixed.length > 0 && !sameMembers(fixed, held);
+    const patch = { ext_vl_id: target.extVl.id, cp_config_id: config?.key ?? null };
+    if (!readdress && patch.ext_vl_id === port.ext_vl_id && patch.cp_config_id === port.cp_config_id)
+      return port;
+    return vimCall(this.scope, 'port.update', async (j) => {
+      const ips = readdress
+        ? { ips: JSON.stringify(await allocateIps(j.trx, port.network_id, target.cidr, fixed, port.id)) }
+        : {};
+      await j.update('sim_ports', port.id, { ...patch, ...ips });
+      return { ...port, ...patch, ...ips };
+    });
+  }
+
   async #vnfc(vnfc: VnfcSpec): Promise<void> {
     const { scope } = this;
     const volumes = await this.#rows('sim_volumes', vnfc.id);
@@ -368,7 +408,7 @@ class Reconciler {
       const target = targetOf(this.spec, this.networks, cpdId);
       const mine = newestFirst(ports.filter((p) => p.cpd_id === cpdId));
       const match = mine.find((p) => portMatches(p, target));
-      if (match) chosenPorts.push(match);
+      if (match) chosenPorts.push(target.kind === 'external' ? await this.#retarget(match, target) : match);
       else if (target.kind === 'network' || target.kind === 'external') {
         chosenPorts.push(
           await vimCall(scope, 'port.create', (j) => this.#newPort(j, vnfc.id, cpdId, target, mine)),
@@ -521,9 +561,10 @@ class Reconciler {
       const target = externalTarget(this.spec, cp.id);
       if (target.kind !== 'external') continue;
       const mine = newestFirst(ports.filter((p) => p.cpd_id === cp.id));
-      const port =
-        mine.find((p) => portMatches(p, target)) ??
-        (await vimCall(this.scope, 'port.create', (j) => this.#newPort(j, null, cp.id, target, mine)));
+      const match = mine.find((p) => portMatches(p, target));
+      const port = match
+        ? await this.#retarget(match, target)
+        : await vimCall(this.scope, 'port.create', (j) => this.#newPort(j, null, cp.id, target, mine));
       kept.add(port.id);
     }
     for (const p of ports) if (!kept.has(p.id)) await this.#deletePort(p);
