@@ -13,13 +13,14 @@ import type { DialectName } from '../store/db/database.ts';
 import type { Executor } from '../store/db/transaction.ts';
 import type { StoredVimConnection } from './model.ts';
 
-/** A VIM the operation resolved (or the instance names) was deleted before it was recorded. */
+/** A VIM the operation resolved (or the instance names) is not registered when it is recorded. */
 export class VimVanished extends ApiError {
   constructor(vimId: string, key: string) {
     super(
       422,
-      `VIM ${vimId} (vimConnectionInfo ${key}) was deleted before the operation could record it: ` +
-        'register the VIM again, or name another one in vimConnectionInfo, and start the operation again.',
+      `VIM ${vimId} (vimConnectionInfo ${key}) is not registered: it was deleted (or never ` +
+        'registered) before the operation could record it. Register the VIM, or name another one ' +
+        'in vimConnectionInfo, and start the operation again.',
       { extensions: { vimId } },
     );
   }

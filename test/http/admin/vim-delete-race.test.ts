@@ -4,7 +4,7 @@
  * VIM deleted and the operation ROLLED_BACK (its error naming the VIM), or with the delete refused
  * (409) and the instance INSTANTIATED on the VIM — never with an instance or op occ referring to a
  * deleted VIM. An operation queued before the delete fails at its grant step with the same clear
- * error.
+ * error; so does a PATCH naming a VIM that is not registered (one that is gets the delete refused).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -12,6 +12,7 @@ import { SIM_VIM_TYPE } from '../../../src/drivers/infra/sim/config.ts';
 import type { VimRecord } from '../../../src/drivers/infra/vim-registry.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
+import { idOf } from '../vnflcm/lcm-client.ts';
 import { lcmServer, SIM, simFault, simServers } from '../vnflcm/lcm-server.ts';
 import {
   createInstance,
@@ -112,6 +113,49 @@ for (const dialect of DIALECTS) {
         headers: H,
       });
       assert.equal(failed.status, 200, failed.text);
+    });
+
+    test('a PATCH adding a VIM to an instance records it only while it is registered', async () => {
+      const inst = await createInstance(server.url, server.vnfdId);
+      assert.equal(
+        (await waitOpOcc(server.url, await startTask(server.url, inst.id, 'instantiate', INSTANTIATE)))
+          .operationState,
+        'COMPLETED',
+      );
+      const patch = async (vimId: string) => {
+        const res = await http(server.url, 'PATCH', `${V2}/vnf_instances/${inst.id}`, {
+          headers: { ...H, 'content-type': 'application/merge-patch+json' },
+          body: JSON.stringify({ vimConnectionInfo: { extra: { vimId, vimType: SIM_VIM_TYPE } } }),
+        });
+        assert.equal(res.status, 202, res.text);
+        return waitOpOcc(server.url, idOf(res.headers.get('location')));
+      };
+      const vimId = await registerSim(server.url, 'added-later');
+      assert.equal((await patch(vimId)).operationState, 'COMPLETED');
+      assert.equal(
+        (await http(server.url, 'DELETE', `${BASE}/${vimId}`)).status,
+        409,
+        'the instance uses it now',
+      );
+
+      const gone = '5f0c6c1e-0000-4000-8000-00000000dead';
+      const refused = await patch(gone);
+      assert.equal(refused.operationState, 'FAILED_TEMP');
+      assert.equal(refused.error?.status, 422);
+      assert.match(
+        refused.error?.detail ?? '',
+        new RegExp(`VIM ${gone} \\(vimConnectionInfo extra\\) is not registered`),
+      );
+      assert.equal(
+        (await getInstance(server.url, inst.id)).vimConnectionInfo?.extra?.vimId,
+        vimId,
+        'unchanged',
+      );
+      const rollback = await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${refused.id}/rollback`, {
+        headers: H,
+      });
+      assert.equal(rollback.status, 202, rollback.text);
+      assert.equal((await waitOpOcc(server.url, refused.id)).operationState, 'ROLLED_BACK');
     });
   });
 }
