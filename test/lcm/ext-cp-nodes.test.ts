@@ -9,7 +9,15 @@ import { after, before, describe, test } from 'node:test';
 import type { AffectedExtLinkPort, InstantiatedVnfInfo } from '../../src/drivers/infra/contract.ts';
 import type { GrantRequest } from '../../src/grant/types.ts';
 import { LCM_V2 } from '../../src/lcm/store.ts';
-import { createInstance, H, type OpOcc, runTask, V2, waitOpOcc } from '../http/vnflcm/lcm-support.ts';
+import {
+  createInstance,
+  getInstance,
+  H,
+  type OpOcc,
+  runTask,
+  V2,
+  waitOpOcc,
+} from '../http/vnflcm/lcm-support.ts';
 import { onboard } from '../http/vnfpkgm/support.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { http } from '../support/http.ts';
@@ -54,15 +62,8 @@ for (const dialect of DIALECTS) {
     });
     after(() => server.close());
 
-    const info = async (id: string) => {
-      const res = await http<{ instantiatedVnfInfo: InstantiatedVnfInfo }>(
-        server.url,
-        'GET',
-        `${V2}/vnf_instances/${id}`,
-        { headers: H },
-      );
-      return res.body.instantiatedVnfInfo;
-    };
+    const info = async (id: string) =>
+      (await getInstance(server.url, id)).instantiatedVnfInfo as InstantiatedVnfInfo;
     const vnfPorts = (instanceId: string) =>
       server.context.db.kysely
         .selectFrom('sim_ports')

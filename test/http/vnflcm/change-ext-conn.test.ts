@@ -13,7 +13,16 @@ import type { SimPortsTable } from '../../../src/store/db/tables.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { lcmServer, simFault } from './lcm-server.ts';
-import { createInstance, H, INSTANTIATE, type OpOcc, runTask, V2, waitOpOcc } from './lcm-support.ts';
+import {
+  createInstance,
+  getInstance,
+  H,
+  INSTANTIATE,
+  type OpOcc,
+  runTask,
+  V2,
+  waitOpOcc,
+} from './lcm-support.ts';
 
 type ExtOpOcc = Omit<OpOcc, 'resourceChanges'> & {
   changedExtConnectivity?: { id: string; resourceHandle: { resourceId: string } }[];
@@ -57,15 +66,8 @@ const sorted = (ids: string[]) => [...ids].sort();
 for (const dialect of DIALECTS) {
   describe(`change_ext_conn on VNFC external CPs (${dialect})`, () => {
     const server = lcmServer(dialect);
-    const info = async (id: string) => {
-      const res = await http<{ instantiatedVnfInfo: InstantiatedVnfInfo }>(
-        server.url,
-        'GET',
-        `${V2}/vnf_instances/${id}`,
-        { headers: H },
-      );
-      return res.body.instantiatedVnfInfo;
-    };
+    const info = async (id: string) =>
+      (await getInstance(server.url, id)).instantiatedVnfInfo as InstantiatedVnfInfo;
     const ports = (instanceId: string): Promise<SimPortsTable[]> =>
       server.server.context.db.kysely
         .selectFrom('sim_ports')

@@ -91,6 +91,15 @@ export function deriveInfo(
     )?.find((p) => p.resourceHandle?.resourceId === port.id);
     return given?.id ?? port.id;
   };
+  /** An external CP's info; `association` ties it to a VNFC's CP or to the internal VL it exposes. */
+  const extCpOf = (port: SimPortsTable, cpdId: string, association: Partial<VnfExtCpInfo>): VnfExtCpInfo => ({
+    id: port.id,
+    cpdId,
+    ...(port.cp_config_id ? { cpConfigId: port.cp_config_id } : {}),
+    cpProtocolInfo: protocolInfo(port),
+    extLinkPortId: linkPortIdOf(port),
+    ...association,
+  });
 
   const vnfcResourceInfo: VnfcResourceInfo[] = [];
   const extCpInfo: VnfExtCpInfo[] = [];
@@ -120,14 +129,7 @@ export function deriveInfo(
       const id = vnfcCpInfoId(cpdId, vnfc);
       if (!port) return { id, cpdId };
       if (port.ext_vl_id) {
-        extCpInfo.push({
-          id: port.id,
-          cpdId,
-          ...(port.cp_config_id ? { cpConfigId: port.cp_config_id } : {}),
-          cpProtocolInfo: protocolInfo(port),
-          extLinkPortId: linkPortIdOf(port),
-          associatedVnfcCpId: id,
-        });
+        extCpInfo.push(extCpOf(port, cpdId, { associatedVnfcCpId: id }));
         return { id, cpdId, vnfExtCpId: port.id, cpProtocolInfo: protocolInfo(port) };
       }
       return { id, cpdId, vnfLinkPortId: port.id, cpProtocolInfo: protocolInfo(port) };
@@ -156,14 +158,7 @@ export function deriveInfo(
   for (const port of vnfPorts) {
     const cpdId = port.cpd_id as string;
     const vl = networkOf(exposes[cpdId]);
-    extCpInfo.push({
-      id: port.id,
-      cpdId,
-      ...(port.cp_config_id ? { cpConfigId: port.cp_config_id } : {}),
-      cpProtocolInfo: protocolInfo(port),
-      extLinkPortId: linkPortIdOf(port),
-      ...(vl ? { associatedVnfVirtualLinkId: vl } : {}),
-    });
+    extCpInfo.push(extCpOf(port, cpdId, vl ? { associatedVnfVirtualLinkId: vl } : {}));
   }
   const onVnf = new Set(vnfPorts.map((p) => p.id));
 
