@@ -5,10 +5,11 @@
  * moved by change_ext_conn (undone by its rollback) and removed by terminate.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { AffectedExtLinkPort, InstantiatedVnfInfo } from '../../src/drivers/infra/contract.ts';
 import type { GrantRequest } from '../../src/grant/types.ts';
 import { LCM_V2 } from '../../src/lcm/store.ts';
+import { lcmServer } from '../http/vnflcm/lcm-server.ts';
 import {
   createInstance,
   getInstance,
@@ -18,10 +19,8 @@ import {
   V2,
   waitOpOcc,
 } from '../http/vnflcm/lcm-support.ts';
-import { onboard } from '../http/vnfpkgm/support.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { http } from '../support/http.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { EXPOSED_VL, EXT_CP, extCpPackage } from './ext-cp-nodes.ts';
 
 const SIM = '/bosun/v1/sim';
@@ -51,32 +50,23 @@ const extVl = (id: string, network: string) => ({
 
 for (const dialect of DIALECTS) {
   describe(`external CPs declared as VnfExtCp nodes (${dialect})`, () => {
-    let server: TestServer;
-    let vnfdId: string;
-    before(async () => {
-      server = await startTestServer(dialect, { config: { sim: { operationDelayMs: 0 } } });
-      const variant = await extCpPackage();
-      const pkg = await onboard(server.url, variant.zip);
-      assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));
-      vnfdId = variant.vnfdId;
-    });
-    after(() => server.close());
+    const lcm = lcmServer(dialect, {}, extCpPackage);
 
     const info = async (id: string) =>
-      (await getInstance(server.url, id)).instantiatedVnfInfo as InstantiatedVnfInfo;
+      (await getInstance(lcm.url, id)).instantiatedVnfInfo as InstantiatedVnfInfo;
     const vnfPorts = (instanceId: string) =>
-      server.context.db.kysely
+      lcm.server.context.db.kysely
         .selectFrom('sim_ports')
         .selectAll()
         .where('instance_id', '=', instanceId)
         .where('vnfc_id', 'is', null)
         .execute();
     const grantRequest = async (opOccId: string) =>
-      (await LCM_V2.findOpOccWork(server.context.db.kysely, opOccId))?.grantRequest as GrantRequest;
+      (await LCM_V2.findOpOccWork(lcm.server.context.db.kysely, opOccId))?.grantRequest as GrantRequest;
 
     test('instantiate gives the VnfExtCp a port on its external VL; scale keeps it; terminate removes it', async () => {
-      const instance = await createInstance(server.url, vnfdId);
-      const op = await runTask(server.url, instance.id, 'instantiate', {
+      const instance = await createInstance(lcm.url, lcm.vnfdId);
+      const op = await runTask(lcm.url, instance.id, 'instantiate', {
         flavourId: 'simple',
         extVirtualLinks: [extVl('ext-vl-1', 'net-ext-1')],
       });
@@ -113,7 +103,7 @@ for (const dialect of DIALECTS) {
         { id: `${EXT_CP}-${instance.id}`, type: 'LINKPORT', resourceTemplateId: EXT_CP },
       ]);
 
-      const out = await runTask(server.url, instance.id, 'scale', {
+      const out = await runTask(lcm.url, instance.id, 'scale', {
         type: 'SCALE_OUT',
         aspectId: 'VDU1_scale',
       });
@@ -125,7 +115,7 @@ for (const dialect of DIALECTS) {
       );
       assert.equal((await vnfPorts(instance.id)).length, 1);
 
-      const term = await runTask(server.url, instance.id, 'terminate', { terminationType: 'FORCEFUL' });
+      const term = await runTask(lcm.url, instance.id, 'terminate', { terminationType: 'FORCEFUL' });
       assert.equal(term.operationState, 'COMPLETED', JSON.stringify(term.error));
       const removed = (await grantRequest(term.id)).removeResources?.find(
         (r) => r.resourceTemplateId === EXT_CP,
@@ -136,8 +126,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('change_ext_conn moves the port to the new external VL; its rollback brings the old one back', async () => {
-      const instance = await createInstance(server.url, vnfdId);
-      const inst = await runTask(server.url, instance.id, 'instantiate', {
+      const instance = await createInstance(lcm.url, lcm.vnfdId);
+      const inst = await runTask(lcm.url, instance.id, 'instantiate', {
         flavourId: 'simple',
         extVirtualLinks: [extVl('ext-vl-a', 'net-a')],
       });
@@ -145,7 +135,7 @@ for (const dialect of DIALECTS) {
       const before = await info(instance.id);
       const [old] = await vnfPorts(instance.id);
 
-      const moved = await runTask(server.url, instance.id, 'change_ext_conn', {
+      const moved = await runTask(lcm.url, instance.id, 'change_ext_conn', {
         extVirtualLinks: [extVl('ext-vl-b', 'net-b')],
       });
       assert.equal(moved.operationState, 'COMPLETED', JSON.stringify(moved.error));
@@ -164,11 +154,11 @@ for (const dialect of DIALECTS) {
       );
 
       // Back to net-a, failing at the end (the stack update): the rollback restores net-b's port.
-      const fault = await http(server.url, 'POST', `${SIM}/faults`, {
+      const fault = await http(lcm.url, 'POST', `${SIM}/faults`, {
         body: { kind: 'stack.update', action: 'fail', message: 'Simulated Heat failure' },
       });
       assert.equal(fault.status, 201, fault.text);
-      const failed = await runTask(server.url, instance.id, 'change_ext_conn', {
+      const failed = await runTask(lcm.url, instance.id, 'change_ext_conn', {
         extVirtualLinks: [extVl('ext-vl-a', 'net-a')],
       });
       assert.equal(failed.operationState, 'FAILED_TEMP');
@@ -176,11 +166,11 @@ for (const dialect of DIALECTS) {
         (await vnfPorts(instance.id)).map((p) => p.network_id),
         ['net-a'],
       );
-      const rollback = await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, {
+      const rollback = await http(lcm.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, {
         headers: H,
       });
       assert.equal(rollback.status, 202, rollback.text);
-      assert.equal((await waitOpOcc(server.url, failed.id)).operationState, 'ROLLED_BACK');
+      assert.equal((await waitOpOcc(lcm.url, failed.id)).operationState, 'ROLLED_BACK');
       assert.deepEqual(await vnfPorts(instance.id), now);
       assert.deepEqual(
         (await info(instance.id)).extCpInfo.find((c) => c.cpdId === EXT_CP),

@@ -6,9 +6,10 @@
  * both aspects added.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { GrantRequest } from '../../src/grant/types.ts';
 import { LCM_V2 } from '../../src/lcm/store.ts';
+import { lcmServer } from '../http/vnflcm/lcm-server.ts';
 import {
   createInstance,
   getInstance,
@@ -20,10 +21,8 @@ import {
   V2,
   waitOpOcc,
 } from '../http/vnflcm/lcm-support.ts';
-import { onboard } from '../http/vnfpkgm/support.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { http } from '../support/http.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { twoAspectsPackage } from './two-aspects.ts';
 
 const SIM = '/bosun/v1/sim';
@@ -41,43 +40,34 @@ const vnfcChanges = (op: OpOcc) =>
 
 for (const dialect of DIALECTS) {
   describe(`scale to level with several aspects (${dialect})`, () => {
-    let server: TestServer;
-    let vnfdId: string;
-    before(async () => {
-      server = await startTestServer(dialect, { config: { sim: { operationDelayMs: 0 } } });
-      const variant = await twoAspectsPackage();
-      const pkg = await onboard(server.url, variant.zip);
-      assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));
-      vnfdId = variant.vnfdId;
-    });
-    after(() => server.close());
+    const lcm = lcmServer(dialect, {}, twoAspectsPackage);
 
     async function instantiated(): Promise<Instance> {
-      const instance = await createInstance(server.url, vnfdId);
-      const op = await runTask(server.url, instance.id, 'instantiate', INSTANTIATE);
+      const instance = await createInstance(lcm.url, lcm.vnfdId);
+      const op = await runTask(lcm.url, instance.id, 'instantiate', INSTANTIATE);
       assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
-      const shown = await getInstance(server.url, instance.id);
+      const shown = await getInstance(lcm.url, instance.id);
       assert.deepEqual(levels(shown), { VDU1_scale: 0, VDU2_scale: 0 });
       assert.deepEqual(counts(shown), { VDU1: 1, VDU2: 1 });
       return shown;
     }
 
     const servers = async (instanceId: string) =>
-      (await http<{ vduId: string }[]>(server.url, 'GET', `${SIM}/servers?instanceId=${instanceId}`)).body;
+      (await http<{ vduId: string }[]>(lcm.url, 'GET', `${SIM}/servers?instanceId=${instanceId}`)).body;
 
     test('an instantiation level moving both aspects out scales both, granted and reported', async () => {
       const instance = await instantiated();
-      const op = await runTask(server.url, instance.id, 'scale_to_level', {
+      const op = await runTask(lcm.url, instance.id, 'scale_to_level', {
         instantiationLevelId: 'instantiation_level_2',
       });
       assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
       assert.deepEqual(vnfcChanges(op), ['VDU1 ADDED', 'VDU1 ADDED', 'VDU2 ADDED', 'VDU2 ADDED']);
-      const after = await getInstance(server.url, instance.id);
+      const after = await getInstance(lcm.url, instance.id);
       assert.deepEqual(levels(after), { VDU1_scale: 2, VDU2_scale: 2 });
       assert.deepEqual(counts(after), { VDU1: 3, VDU2: 3 });
       assert.equal((await servers(instance.id)).length, 6);
       // The grant asked for every new VNFC of both aspects, and named the level.
-      const work = await LCM_V2.findOpOccWork(server.context.db.kysely, op.id);
+      const work = await LCM_V2.findOpOccWork(lcm.server.context.db.kysely, op.id);
       const request = work?.grantRequest as GrantRequest;
       assert.equal(request.instantiationLevelId, 'instantiation_level_2');
       assert.deepEqual(
@@ -91,16 +81,16 @@ for (const dialect of DIALECTS) {
 
     test('scaleInfo moving one aspect in and another out does both in one operation', async () => {
       const instance = await instantiated();
-      const up = await runTask(server.url, instance.id, 'scale_to_level', {
+      const up = await runTask(lcm.url, instance.id, 'scale_to_level', {
         scaleInfo: [{ aspectId: 'VDU1_scale', scaleLevel: 2 }],
       });
       assert.deepEqual(vnfcChanges(up), ['VDU1 ADDED', 'VDU1 ADDED']);
-      const before = await getInstance(server.url, instance.id);
+      const before = await getInstance(lcm.url, instance.id);
       const newest = (before.instantiatedVnfInfo?.vnfcResourceInfo ?? [])
         .filter((v) => v.vduId === 'VDU1')
         .slice(0, 2)
         .map((v) => v.id);
-      const op = await runTask(server.url, instance.id, 'scale_to_level', {
+      const op = await runTask(lcm.url, instance.id, 'scale_to_level', {
         scaleInfo: [
           { aspectId: 'VDU1_scale', scaleLevel: 0 },
           { aspectId: 'VDU2_scale', scaleLevel: 2 },
@@ -116,7 +106,7 @@ for (const dialect of DIALECTS) {
         [...newest].sort(),
         'the newest VDU1s go',
       );
-      const after = await getInstance(server.url, instance.id);
+      const after = await getInstance(lcm.url, instance.id);
       assert.deepEqual(levels(after), { VDU1_scale: 0, VDU2_scale: 2 });
       assert.deepEqual(counts(after), { VDU1: 1, VDU2: 3 });
       const held = (await servers(instance.id)).map((s) => s.vduId).sort();
@@ -127,11 +117,11 @@ for (const dialect of DIALECTS) {
       const instance = await instantiated();
       const before = (await servers(instance.id)).length;
       // The stack update comes last: every new VNFC of both aspects exists when it fails.
-      const fault = await http(server.url, 'POST', `${SIM}/faults`, {
+      const fault = await http(lcm.url, 'POST', `${SIM}/faults`, {
         body: { kind: 'stack.update', action: 'fail', message: 'Simulated Heat failure' },
       });
       assert.equal(fault.status, 201, fault.text);
-      const failed = await runTask(server.url, instance.id, 'scale_to_level', {
+      const failed = await runTask(lcm.url, instance.id, 'scale_to_level', {
         instantiationLevelId: 'instantiation_level_2',
       });
       assert.equal(failed.operationState, 'FAILED_TEMP');
@@ -144,14 +134,14 @@ for (const dialect of DIALECTS) {
         'VDU2',
         'VDU2',
       ]);
-      const rollback = await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, {
+      const rollback = await http(lcm.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, {
         headers: H,
       });
       assert.equal(rollback.status, 202, rollback.text);
-      const done = await waitOpOcc(server.url, failed.id);
+      const done = await waitOpOcc(lcm.url, failed.id);
       assert.equal(done.operationState, 'ROLLED_BACK', JSON.stringify(done.error));
       assert.equal((await servers(instance.id)).length, before);
-      const after = await getInstance(server.url, instance.id);
+      const after = await getInstance(lcm.url, instance.id);
       assert.deepEqual(levels(after), { VDU1_scale: 0, VDU2_scale: 0 });
       assert.deepEqual(counts(after), { VDU1: 1, VDU2: 1 });
     });

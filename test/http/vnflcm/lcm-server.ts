@@ -10,7 +10,7 @@ import { deepMerge } from '../../../src/config/load.ts';
 import type { TestDialect } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
-import { V2_HEADERS as PKG_HEADERS, V2 as PKG_V2 } from '../vnfpkgm/support.ts';
+import { onboard, V2_HEADERS as PKG_HEADERS, V2 as PKG_V2 } from '../vnfpkgm/support.ts';
 import { onboardOnce } from './lcm-support.ts';
 
 export const LCM_TEST_CONFIG = {
@@ -19,10 +19,14 @@ export const LCM_TEST_CONFIG = {
 };
 
 /**
- * The running server of the enclosing describe block, with the main sample onboarded (`url`,
- * `vnfdId` and `pkgId` are valid inside its tests and hooks).
+ * The running server of the enclosing describe block, with the main sample onboarded, or the
+ * package `variant` builds (`url`, `vnfdId` and `pkgId` are valid inside its tests and hooks).
  */
-export function lcmServer(dialect: TestDialect, config: Record<string, unknown> = {}) {
+export function lcmServer(
+  dialect: TestDialect,
+  config: Record<string, unknown> = {},
+  variant?: () => Promise<{ zip: Buffer; vnfdId: string }>,
+) {
   const holder = {
     server: undefined as unknown as TestServer,
     vnfdId: '',
@@ -33,12 +37,18 @@ export function lcmServer(dialect: TestDialect, config: Record<string, unknown> 
   };
   before(async () => {
     holder.server = await startTestServer(dialect, { config: deepMerge(LCM_TEST_CONFIG, config) });
-    const pkg = await onboardOnce(holder.url);
+    const pkg = variant ? await onboardVariant(holder.url, await variant()) : await onboardOnce(holder.url);
     holder.vnfdId = pkg.vnfdId as string;
     holder.pkgId = pkg.id;
   });
   after(() => holder.server.close());
   return holder;
+}
+
+async function onboardVariant(base: string, variant: { zip: Buffer; vnfdId: string }) {
+  const pkg = await onboard(base, variant.zip);
+  assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));
+  return { ...pkg, vnfdId: variant.vnfdId };
 }
 
 export const packageUsage = async (base: string, pkgId: string) =>
