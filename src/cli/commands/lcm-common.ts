@@ -23,7 +23,6 @@ export interface WaitOptions extends LcmOptions {
 }
 
 export const say = (line: string) => process.stdout.write(line + '\n');
-export const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** A sub-command with the connection options, --api-version and --json. */
 export function lcmCommand(parent: Command, spec: string, description: string): Command {
@@ -111,29 +110,6 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * `key=value` pairs into an object. Values that are JSON (`true`, `3`, `{"a":1}`, `"text"`) are
- * sent as that JSON value; anything else as a string.
- */
-export function keyValues(pairs: string[], option: string, json = true): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new CliError(`${option} expects key=value, got '${pair}'`);
-    const raw = pair.slice(eq + 1);
-    let value: unknown = raw;
-    if (json) {
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        value = raw;
-      }
-    }
-    out[pair.slice(0, eq)] = value;
-  }
-  return out;
 }
 
 export function positiveInt(option: string, raw: string | undefined, min = 1): number | undefined {

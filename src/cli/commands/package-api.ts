@@ -18,6 +18,7 @@ import {
   type VnfPkgInfo,
   waitOnboarding,
 } from '../api-client/vnf-packages.ts';
+import { collect, keyValues } from '../key-values.ts';
 import { CliError, emit, printJson, printTable } from '../output.ts';
 
 interface Common extends ConnectionOptions {
@@ -34,18 +35,6 @@ interface UpdateOptions extends Common {
 }
 
 const say = (line: string) => process.stdout.write(line + '\n');
-
-/** `k=v` pairs of repeated options into an object. */
-const collect = (value: string, previous: string[]) => [...previous, value];
-function keyValues(pairs: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new CliError(`--user-data expects key=value, got '${pair}'`);
-    out[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return out;
-}
 
 const states = (p: VnfPkgInfo) =>
   `onboarding ${p.onboardingState}, operational ${p.operationalState}, usage ${p.usageState}`;
@@ -159,7 +148,7 @@ export function registerPackageApi(pkg: Command): void {
   sub(pkg, 'create', 'create a VNF package resource on the server (state CREATED)')
     .option('--user-data <key=value>', 'user defined data (repeat for several)', collect, [] as string[])
     .action(async (opts: Common & { userData: string[] }) => {
-      const data = opts.userData.length ? keyValues(opts.userData) : undefined;
+      const data = opts.userData.length ? keyValues(opts.userData, '--user-data', 'text') : undefined;
       const p = await createPackage(ApiClient.from(opts), data);
       emit(opts.json, p, () => say(`${p.id}  ${states(p)}`));
     });
@@ -212,7 +201,7 @@ export function registerPackageApi(pkg: Command): void {
       if (opts.enable && opts.disable) throw new CliError('give --enable or --disable, not both');
       const body: Record<string, unknown> = {};
       if (opts.enable || opts.disable) body.operationalState = opts.enable ? 'ENABLED' : 'DISABLED';
-      const data: Record<string, string | null> = keyValues(opts.userData);
+      const data: Record<string, string | null> = keyValues(opts.userData, '--user-data', 'text');
       for (const key of opts.userDataDelete) data[key] = null;
       if (Object.keys(data).length) body.userDefinedData = data;
       if (Object.keys(body).length === 0) {

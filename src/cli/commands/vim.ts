@@ -15,6 +15,7 @@ import {
   setDefaultVim,
   type VimRecord,
 } from '../api-client/vims.ts';
+import { collect, keyValues } from '../key-values.ts';
 import { CliError, emit, printTable } from '../output.ts';
 
 interface Common extends ConnectionOptions {
@@ -35,27 +36,6 @@ interface RegisterOptions extends Common {
 }
 
 const say = (line: string) => process.stdout.write(line + '\n');
-const collect = (value: string, previous: string[]) => [...previous, value];
-
-/** `k=v` pairs into an object (a value that parses as JSON is taken as JSON). */
-function keyValues(option: string, pairs: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new CliError(`${option} expects key=value, got '${pair}'`);
-    const raw = pair.slice(eq + 1);
-    let value: unknown = raw;
-    if (/^[[{]|^(true|false|null|-?\d+(\.\d+)?)$/.test(raw)) {
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        value = raw;
-      }
-    }
-    out[pair.slice(0, eq)] = value;
-  }
-  return out;
-}
 
 function readAccessFile(file: string): Record<string, unknown> {
   let parsed: unknown;
@@ -122,13 +102,13 @@ export function registerVimCommands(program: Command): void {
     .option('--extra <key=value>', 'an extra entry (repeat)', collect, [] as string[])
     .option('--default', 'make it the default VIM of its project')
     .action(async (opts: RegisterOptions) => {
-      const interfaceInfo = keyValues('--interface', opts.interface);
+      const interfaceInfo = keyValues(opts.interface, '--interface', 'json-like');
       if (opts.endpoint) interfaceInfo.endpoint = opts.endpoint;
       const accessInfo = {
         ...(opts.accessFile ? readAccessFile(opts.accessFile) : {}),
-        ...keyValues('--access', opts.access),
+        ...keyValues(opts.access, '--access', 'json-like'),
       };
-      const extra = keyValues('--extra', opts.extra);
+      const extra = keyValues(opts.extra, '--extra', 'json-like');
       const made = await registerVim(ApiClient.from(opts), {
         name: opts.name,
         vimType: opts.type,

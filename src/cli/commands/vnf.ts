@@ -9,11 +9,10 @@
  */
 import type { Command } from 'commander';
 import type { LcmApi, VnfInstance } from '../api-client/vnf-instances.ts';
+import { collect, keyValues } from '../key-values.ts';
 import { CliError, emit, printTable } from '../output.ts';
 import {
-  collect,
   finish,
-  keyValues,
   type LcmOptions,
   lcmCommand,
   lcmOf,
