@@ -103,6 +103,11 @@ export const ConfigSchema = Type.Object(
           description:
             'a software image whose digest differs from the manifest: refuse (error) or accept with a warning',
         }),
+        strict: Type.Boolean({
+          default: false,
+          description:
+            'refuse packages with the problems Tacker accepts (host-path artifacts, undefined step deltas, substitution values outside constraints, data types under node_types); warnings otherwise',
+        }),
         uriConnectTimeoutMs: Type.Integer({ minimum: 100, default: 10000 }),
         uriReadTimeoutMs: Type.Integer({
           minimum: 100,

@@ -14,6 +14,7 @@
  */
 import type { AspectChange, InstantiatedVnfInfo, ScaleInfo } from '../drivers/infra/contract.ts';
 import { ApiError } from '../http/sol013/problem.ts';
+import { isUndefinedDelta } from '../vnfd/model/scaling.ts';
 import type { Flavour, InstantiationLevel, ScalingAspect, Vdu, Vnfd } from '../vnfd/model/vnfd.ts';
 
 export type VduCounts = Record<string, number>;
@@ -59,10 +60,20 @@ export function findAspect(flavour: Flavour, aspectId: string): ScalingAspect {
   return aspect;
 }
 
-/** The delta id applied by step `k` (1-based) of an aspect. */
+/**
+ * The delta id applied by step `k` (1-based) of an aspect. A step delta the VNFD never defines
+ * was accepted at onboarding (as Tacker does); the VNF cannot be sized through it: 422.
+ */
 export function deltaOfStep(aspect: ScalingAspect, k: number): string | undefined {
   if (aspect.stepDeltas.length === 0) return undefined;
-  return aspect.stepDeltas[Math.min(k, aspect.stepDeltas.length) - 1];
+  const delta = aspect.stepDeltas[Math.min(k, aspect.stepDeltas.length) - 1];
+  if (isUndefinedDelta(aspect, delta)) {
+    throw new ApiError(
+      422,
+      `Scaling aspect ${aspect.id} cannot take step ${k} (between scale levels ${k - 1} and ${k}): its step delta ${delta} is not defined by any VduScalingAspectDeltas policy of the VNFD. Fix step_deltas or the deltas policies of the aspect in the VNF package.`,
+    );
+  }
+  return delta;
 }
 
 /** VNFCs of `vdu` that steps from+1..to of `aspect` add (from < to). */
@@ -143,7 +154,9 @@ export function sizeForInstantiation(flavour: Flavour, levelId?: string): LevelS
   const scale: Record<string, number> = {};
   for (const aspect of flavour.scalingAspects) scale[aspect.id] = level.scaleInfo[aspect.id] ?? 0;
   checkScaleLevels(flavour, level.scaleInfo, `Instantiation level ${level.id}`);
-  const fromScale = countsAtScale(flavour, scale);
+  // Deltas are applied only for VDUs the level gives no count: the level alone scales nothing.
+  const byDeltas = flavour.vdus.some((v) => level.vduInstances[v.id] === undefined);
+  const fromScale = byDeltas ? countsAtScale(flavour, scale) : {};
   const counts: VduCounts = {};
   for (const vdu of flavour.vdus) counts[vdu.id] = level.vduInstances[vdu.id] ?? fromScale[vdu.id];
   checkProfiles(flavour, counts, `Instantiation level ${level.id}`);

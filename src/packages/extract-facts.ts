@@ -18,6 +18,8 @@ export interface ReadOptions {
   /** PEM file paths. */
   trustAnchors: string[];
   imageHashMismatch: 'error' | 'warning';
+  /** Problems Tacker accepts are errors (packages.strict). */
+  strict?: boolean;
 }
 
 /** `zipScan`: the entry digests computed while the package was uploaded, if any. */
@@ -31,6 +33,7 @@ export async function readUploadedPackage(
     signaturePolicy: options.signaturePolicy,
     trustAnchors,
     imageHashMismatch: options.imageHashMismatch,
+    strict: options.strict,
     zipScan,
   });
   if (!report.valid || !report.vnfd || !report.csar)

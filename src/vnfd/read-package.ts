@@ -10,7 +10,7 @@ import type { CsarLimits } from './csar/limits.ts';
 import { type ReadCsarOptions, readCsar } from './csar/read-csar.ts';
 import { openZipPackage } from './csar/zip-reader.ts';
 import type { ScannedZip } from './csar/zip-stream-scan.ts';
-import { type Diagnostic, Diagnostics } from './diagnostics.ts';
+import { applyStrictness, type Diagnostic, Diagnostics } from './diagnostics.ts';
 import { extractVnfd } from './model/extract.ts';
 import type { Vnfd } from './model/vnfd.ts';
 import { loadTosca } from './tosca/load.ts';
@@ -19,6 +19,8 @@ export interface ReadPackageOptions extends ReadCsarOptions {
   limits?: Partial<CsarLimits>;
   /** A zip's entry digests computed while it was uploaded (used where they match). */
   zipScan?: ScannedZip;
+  /** Problems Tacker accepts (TOLERATED_CODES) are errors instead of warnings. */
+  strict?: boolean;
 }
 
 export interface PackageReport {
@@ -60,8 +62,9 @@ export async function readPackage(path: string, options: ReadPackageOptions = {}
     // After loader errors the model only repeats their consequences ("no VNF node"…): keep the causes.
     if (!tosca.diagnostics.some((d) => d.severity === 'error')) diagnostics.add(model.diagnostics);
     else diagnostics.add(model.diagnostics.filter((d) => d.severity === 'warning'));
-    const valid = !diagnostics.hasErrors && model.vnfd !== undefined;
-    return { valid, diagnostics: diagnostics.list, csar, vnfd: valid ? model.vnfd : undefined };
+    const list = applyStrictness(diagnostics.list, options.strict === true);
+    const valid = !list.some((d) => d.severity === 'error') && model.vnfd !== undefined;
+    return { valid, diagnostics: list, csar, vnfd: valid ? model.vnfd : undefined };
   } finally {
     await files.close();
   }

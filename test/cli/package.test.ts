@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { extractPackage } from '../support/extract.ts';
 import { SAMPLES_DIR } from '../support/samples.ts';
+import { patternFile } from '../vnfd/tacker-patterns.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
 
@@ -36,6 +37,34 @@ describe('bosun package', () => {
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^Definitions\/\S+\.yaml:\d+:\d+: error TOSCA_CONSTRAINT: .*Company Provider/m);
     assert.match(r.stdout, /INVALID \(\d+ error\(s\)/);
+  });
+
+  test('lint warns about a scaling aspect that can never scale (its VDU has min = max)', async () => {
+    const r = await bosun(['package', 'lint', join(SAMPLES_DIR, 'vnflcm2.zip')]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /^Definitions\/helloworld3_df_simple\.yaml:\d+:\d+: warning VNFD_SCALING_ASPECT_FIXED: scaling aspect worker_instance can never scale: VDU1 has vdu_profile min = max = 1/m,
+    );
+  });
+
+  test('lint a package Tacker accepts: valid with a warning, INVALID with --strict', async () => {
+    const file = await patternFile('hostPathArtifact');
+    try {
+      const lenient = await bosun(['package', 'lint', file.path]);
+      assert.equal(lenient.code, 0, lenient.stdout + lenient.stderr);
+      assert.match(lenient.stdout, /: warning TOSCA_ARTIFACT_HOST_PATH: .*\/opt\/stack\/tacker\//);
+      assert.match(
+        lenient.stdout,
+        /hooks .*instantiate_start \(host path \/opt\/stack\/tacker\/\S+: cannot run\)/,
+      );
+      const strict = await bosun(['package', 'lint', '--strict', file.path]);
+      assert.equal(strict.code, 1);
+      assert.match(strict.stdout, /: error TOSCA_ARTIFACT_HOST_PATH: .*strict/);
+      assert.match(strict.stdout, /INVALID \(1 error\(s\)/);
+    } finally {
+      await file.cleanup();
+    }
   });
 
   test('--json carries the verdict, the diagnostics and the model', async () => {

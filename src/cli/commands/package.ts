@@ -13,6 +13,15 @@ import { CliError, emit, printJson } from '../output.ts';
 import { registerPackageApi } from './package-api.ts';
 
 const POLICIES = ['off', 'verify-if-present', 'required'] as const;
+const SEVERITIES = ['error', 'warning'] as const;
+
+interface LintOptions {
+  json?: boolean;
+  signaturePolicy: string;
+  trustAnchor: string[];
+  imageHashMismatch: string;
+  strict?: boolean;
+}
 
 function summary(vnfd: Vnfd): string[] {
   const v = vnfd.vnf;
@@ -31,7 +40,9 @@ function summary(vnfd: Vnfd): string[] {
     }
     for (const a of f.scalingAspects) lines.push(`  aspect     ${a.id} max scale level ${a.maxScaleLevel}`);
     for (const level of f.instantiationLevels?.levels ?? []) lines.push(`  level      ${level.id}`);
-    const hooks = f.lcmOperations.map((o) => o.name);
+    const hooks = f.lcmOperations.map((o) =>
+      o.artifact?.kind === 'host-path' ? `${o.name} (host path ${o.artifact.path}: cannot run)` : o.name,
+    );
     if (hooks.length) lines.push(`  hooks      ${hooks.join(', ')}`);
   }
   for (const image of vnfd.softwareImages) {
@@ -57,28 +68,33 @@ export function registerPackage(program: Command): void {
       (f: string, all: string[]) => [...all, f],
       [] as string[],
     )
-    .action(
-      async (path: string, opts: { json?: boolean; signaturePolicy: string; trustAnchor: string[] }) => {
-        if (!POLICIES.includes(opts.signaturePolicy as (typeof POLICIES)[number])) {
-          throw new CliError(`--signature-policy must be one of ${POLICIES.join(', ')}`);
-        }
-        const trustAnchors = opts.trustAnchor.map((f) => readFileSync(f, 'utf8'));
-        const report = await readPackage(path, {
-          signaturePolicy: opts.signaturePolicy as (typeof POLICIES)[number],
-          trustAnchors,
-        });
-        emit(opts.json, { valid: report.valid, diagnostics: report.diagnostics, vnfd: report.vnfd }, () => {
-          for (const d of report.diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');
-          if (report.vnfd) process.stdout.write(summary(report.vnfd).join('\n') + '\n');
-          const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
-          const warnings = report.diagnostics.length - errors;
-          process.stdout.write(
-            `${path}: ${report.valid ? 'valid' : 'INVALID'} (${errors} error(s), ${warnings} warning(s))\n`,
-          );
-        });
-        if (!report.valid) process.exitCode = 1;
-      },
-    );
+    .option('--image-hash-mismatch <severity>', `${SEVERITIES.join(' | ')}`, 'error')
+    .option('--strict', 'refuse what Tacker accepts but Bosun only warns about (packages.strict)')
+    .action(async (path: string, opts: LintOptions) => {
+      if (!POLICIES.includes(opts.signaturePolicy as (typeof POLICIES)[number])) {
+        throw new CliError(`--signature-policy must be one of ${POLICIES.join(', ')}`);
+      }
+      if (!SEVERITIES.includes(opts.imageHashMismatch as (typeof SEVERITIES)[number])) {
+        throw new CliError(`--image-hash-mismatch must be one of ${SEVERITIES.join(', ')}`);
+      }
+      const trustAnchors = opts.trustAnchor.map((f) => readFileSync(f, 'utf8'));
+      const report = await readPackage(path, {
+        signaturePolicy: opts.signaturePolicy as (typeof POLICIES)[number],
+        trustAnchors,
+        imageHashMismatch: opts.imageHashMismatch as (typeof SEVERITIES)[number],
+        strict: opts.strict === true,
+      });
+      emit(opts.json, { valid: report.valid, diagnostics: report.diagnostics, vnfd: report.vnfd }, () => {
+        for (const d of report.diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');
+        if (report.vnfd) process.stdout.write(summary(report.vnfd).join('\n') + '\n');
+        const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
+        const warnings = report.diagnostics.length - errors;
+        process.stdout.write(
+          `${path}: ${report.valid ? 'valid' : 'INVALID'} (${errors} error(s), ${warnings} warning(s))\n`,
+        );
+      });
+      if (!report.valid) process.exitCode = 1;
+    });
   pkg
     .command('build <dir>')
     .description("zip a package directory, writing or updating the manifest's hashes")

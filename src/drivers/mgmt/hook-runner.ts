@@ -101,6 +101,13 @@ export class HookRunner {
   async run(call: HookCall): Promise<HookOutcome> {
     const op = findHook(call.flavour, call.hook);
     if (!op?.artifact) return { ran: false };
+    if (op.artifact.kind === 'host-path') {
+      throw new HookError(
+        call.hook,
+        `Hook ${call.hook}: its artifact ${op.artifact.name} is ${op.artifact.path}, a path on the VNFM host rather than a file of the package; Bosun runs only scripts the package carries — ship the script in the package and reference it relative to the VNFD.`,
+        { artifact: op.artifact.path },
+      );
+    }
     const dir = await mkdtemp(join(tmpdir(), 'bosun-hook-'));
     try {
       const file = join(dir, basename(op.artifact.path));

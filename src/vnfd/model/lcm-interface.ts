@@ -33,7 +33,14 @@ function operationsOf(node: NodeTemplate, types: TypeRegistry): LcmOperation[] {
       name: op,
       node: node.name,
       implementation: def.implementation,
-      artifact: artifact ? { name: artifact.name, type: artifact.type, path: artifact.path } : undefined,
+      artifact: artifact
+        ? {
+            name: artifact.name,
+            type: artifact.type,
+            path: artifact.path,
+            kind: artifact.hostPath ? ('host-path' as const) : ('package' as const),
+          }
+        : undefined,
       dependencies: def.dependencies ?? [],
       inputs: def.inputs ?? {},
       loc: def.loc,

@@ -26,6 +26,7 @@ export const RULE_CODES = {
   scalingDeltaUnknown: 'VNFD_SCALING_DELTA_UNKNOWN',
   scalingStepDeltasCount: 'VNFD_SCALING_STEP_DELTAS_COUNT',
   scalingAspectWithoutDeltas: 'VNFD_SCALING_ASPECT_WITHOUT_DELTAS',
+  scalingAspectFixed: 'VNFD_SCALING_ASPECT_FIXED',
   vduProfileRange: 'VNFD_VDU_PROFILE_RANGE',
   initialDeltaOutOfRange: 'VNFD_INITIAL_DELTA_OUT_OF_RANGE',
   policyTargetUnknown: 'VNFD_POLICY_TARGET_UNKNOWN',
@@ -324,13 +325,14 @@ function checkScaling(scope: TemplateScope, diags: Diagnostics): void {
     }
     for (const d of a.stepDeltas) {
       if (!known.has(d)) {
-        diags.error(
+        diags.tolerated(
           RULE_CODES.scalingDeltaUnknown,
-          `scaling aspect ${id}: step delta ${d} is not defined by any deltas policy for the aspect (defined: ${[...known].join(',')})`,
+          `scaling aspect ${id}: step delta ${d} is not defined by any deltas policy for the aspect (defined: ${[...known].join(',')}); scaling the aspect through that step fails`,
           a.policy.loc,
         );
       }
     }
+    checkAspectCanScale(scope, id, a.policy, diags);
     // SOL001: one step delta (uniform) or one per scale level.
     if (a.max !== undefined && a.stepDeltas.length > 1 && a.stepDeltas.length !== a.max) {
       diags.warning(
@@ -353,6 +355,34 @@ function checkScaling(scope: TemplateScope, diags: Diagnostics): void {
       }
     }
   }
+}
+
+/**
+ * An aspect whose every scaled VDU has vdu_profile min = max can never take a step: scaling out
+ * goes above the maximum, scaling in below the minimum.
+ */
+function checkAspectCanScale(
+  scope: TemplateScope,
+  aspect: string,
+  aspectsPolicy: PolicyTemplate,
+  diags: Diagnostics,
+): void {
+  const scaled = new Set<string>();
+  for (const p of policiesOfType(scope, SOL001.vduScalingAspectDeltas)) {
+    if (str(p.properties.aspect) !== aspect) continue;
+    const adds = Object.values(rec(p.properties.deltas)).some(
+      (d) => (num(rec(d).number_of_instances) ?? 0) > 0,
+    );
+    if (adds) for (const vdu of p.targets) scaled.add(vdu);
+  }
+  if (scaled.size === 0) return;
+  const fixed = [...scaled].map((vdu) => ({ vdu, ...vduProfileOf(scope, vdu) }));
+  if (!fixed.every((f) => f.min !== undefined && f.min === f.max)) return;
+  diags.warning(
+    RULE_CODES.scalingAspectFixed,
+    `scaling aspect ${aspect} can never scale: ${fixed.map((f) => `${f.vdu} has vdu_profile min = max = ${f.min}`).join(', ')}; raise max_number_of_instances or drop the aspect`,
+    aspectsPolicy.loc,
+  );
 }
 
 function checkPlacement(scope: TemplateScope, diags: Diagnostics): void {

@@ -56,3 +56,16 @@ export function readInitialDeltas(scope: TemplateScope): Record<string, number> 
   }
   return out;
 }
+
+/**
+ * The deltas policies define no delta of this id for the aspect (VNFD_SCALING_DELTA_UNKNOWN,
+ * tolerated as Tacker does): a step applying it cannot be sized. An aspect without any deltas
+ * policy defines nothing and scaling it changes nothing, so no delta is unknown there.
+ */
+export function isUndefinedDelta(aspect: ScalingAspect, delta: string): boolean {
+  const defined = new Set<string>();
+  for (const deltas of Object.values(aspect.vduDeltas)) for (const d of Object.keys(deltas)) defined.add(d);
+  for (const deltas of Object.values(aspect.virtualLinkBitrateDeltas))
+    for (const d of Object.keys(deltas)) defined.add(d);
+  return defined.size > 0 && !defined.has(delta);
+}

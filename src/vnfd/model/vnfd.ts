@@ -333,6 +333,8 @@ export interface PlacementRule {
   loc: Location;
 }
 
+export type LcmArtifactKind = 'package' | 'host-path';
+
 /** A Vnflcm interface operation (hook). */
 export interface LcmOperation {
   /** Operation name (`instantiate_start`, `scale_rollback_end`, …). */
@@ -341,8 +343,12 @@ export interface LcmOperation {
   node: string;
   /** `implementation` as written (artifact name, or a file path); absent for `[]` / no-op operations. */
   implementation?: string;
-  /** The implementation artifact, when `implementation` names an artifact of the node. */
-  artifact?: { name: string; type: string; path: string };
+  /**
+   * The implementation artifact, when `implementation` names an artifact of the node. `kind`:
+   * `package` — `path` is a file of the package; `host-path` — `path` is an absolute path on the
+   * VNFM host (Tacker's built-in management drivers), which the package does not carry.
+   */
+  artifact?: { name: string; type: string; path: string; kind: LcmArtifactKind };
   /** `dependencies` as written. */
   dependencies: string[];
   /** `inputs` as written. */

@@ -4,7 +4,7 @@
  * that are still intrinsic function calls (e.g. `get_input` of an input without a value) cannot be
  * checked and are left as they are.
  */
-import type { Diagnostics, Location } from '../diagnostics.ts';
+import type { Diagnostics, Location, ToleratedCode } from '../diagnostics.ts';
 import { checkConstraints, show } from './constraints.ts';
 import { isFunctionCall } from './functions.ts';
 import type { PropertyDefinition } from './model.ts';
@@ -22,6 +22,8 @@ export interface ValueSchema {
 export interface ValueContext {
   registry: Registry;
   diags: Diagnostics;
+  /** Constraint violations are reported with this tolerated code instead of as errors. */
+  toleratedConstraint?: ToleratedCode;
 }
 
 /**
@@ -194,6 +196,8 @@ function constrain(
 ) {
   for (const p of checkConstraints(value, constraints, SCALAR_TYPES[type])) {
     if (p.malformed) ctx.diags.warning('TOSCA_BAD_CONSTRAINT', `${what}: ${p.message}`, at);
+    else if (ctx.toleratedConstraint)
+      ctx.diags.tolerated(ctx.toleratedConstraint, `${what}: value ${show(value)} ${p.message}`, at);
     else ctx.diags.error('TOSCA_CONSTRAINT', `${what}: value ${show(value)} ${p.message}`, at);
   }
 }

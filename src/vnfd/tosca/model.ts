@@ -58,6 +58,11 @@ export interface ArtifactDefinition {
   file: string;
   /** The file resolved to a package path ('/'-separated from the package root). */
   path: string;
+  /**
+   * The file is an absolute path outside the package (`path` is then `file` as written): a file
+   * on the VNFM host, as Tacker's built-in management drivers are referenced.
+   */
+  hostPath?: true;
   properties: Record<string, unknown>;
   loc: Location;
 }

@@ -404,6 +404,7 @@ export function buildTopology(raw: Record<string, unknown>, ctx: TemplateContext
         type: typeName,
         file,
         path: path ?? file,
+        ...(path === file && isHostPath(file) ? { hostPath: true } : {}),
         properties: props,
         loc: aloc,
       };
@@ -433,6 +434,14 @@ export function buildTopology(raw: Record<string, unknown>, ctx: TemplateContext
           loc,
         );
         return fromRoot;
+      }
+      if (isHostPath(file)) {
+        diags.tolerated(
+          'TOSCA_ARTIFACT_HOST_PATH',
+          `${what}: ${file} is an absolute path on the VNFM host, not a file of the package; Bosun cannot run it, so an operation that reaches it fails — ship the file in the package and give its path relative to the template`,
+          loc,
+        );
+        return file;
       }
       diags.error('TOSCA_ARTIFACT_MISSING', `${what}: ${file} (${path}) is not in the package`, loc);
     }
@@ -675,6 +684,9 @@ export function buildTopology(raw: Record<string, unknown>, ctx: TemplateContext
     }
     const given = isMap(s.properties) ? s.properties : {};
     const properties: Record<string, unknown> = {};
+    // tosca-parser never checks these values against the type's constraints (a flavour_id
+    // outside valid_values onboards in Tacker).
+    const mappingCtx: ValueContext = { ...ctx, toleratedConstraint: 'TOSCA_MAPPING_CONSTRAINT' };
     for (const [p, v] of Object.entries(given)) {
       const ploc = at(given, p, loc);
       const def = type?.properties[p];
@@ -694,7 +706,7 @@ export function buildTopology(raw: Record<string, unknown>, ctx: TemplateContext
         properties,
         p,
         def && !isInputMapping
-          ? checkValue(value, def, `substitution_mappings property ${p}`, ploc, ctx)
+          ? checkValue(value, def, `substitution_mappings property ${p}`, ploc, mappingCtx)
           : value,
       );
     }
@@ -773,4 +785,9 @@ function occurrences(v: unknown): [number, number] {
     return [min, max];
   }
   return [1, 1];
+}
+
+/** An absolute artifact path: inside the package when that file exists, else one on the host. */
+function isHostPath(file: string): boolean {
+  return file.startsWith('/');
 }

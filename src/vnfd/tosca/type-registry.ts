@@ -157,7 +157,15 @@ export class Registry implements TypeRegistry {
           derivedFrom = full;
           parent = this.resolve(full, diags, [...stack, name]);
           const parentKind = this.raws.get(full)?.kind;
-          if (parentKind !== t.kind) {
+          if (t.kind === 'node' && parentKind === 'data') {
+            // tosca-parser keeps all type sections in one table, so Tacker uses it as a data type.
+            diags.tolerated(
+              'TOSCA_DATA_TYPE_IN_NODE_TYPES',
+              `node type ${name} derives from ${full}, which is a data type: it is used as a data type; declare it under data_types`,
+              at,
+            );
+            t.kind = 'data';
+          } else if (parentKind !== t.kind) {
             diags.error(
               'TOSCA_TYPE_KIND',
               `${t.kind} type ${name} derives from ${full}, which is ${article(parentKind ?? '')} ${parentKind} type`,

@@ -100,6 +100,39 @@ describe('VNFD consistency rules', () => {
     assert.match(only(missingDelta, RULE_CODES.scalingDeltaUnknown)[0].message, /delta_2/);
   });
 
+  it('a step delta no deltas policy defines is tolerated (a warning, as Tacker accepts it)', () => {
+    const diags = run((_t, df) => {
+      policy(df, 'scaling_aspects').properties = {
+        aspects: { worker: { max_scale_level: 2, step_deltas: ['delta_1', 'delta_2'] } },
+      };
+    });
+    const [d] = only(diags, RULE_CODES.scalingDeltaUnknown);
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /worker: step delta delta_2 .*scaling the aspect through that step fails/);
+  });
+
+  it('warns about an aspect that can never scale: every VDU it scales has min = max', () => {
+    const fixed = run((_t, df) => {
+      const vdu = df.nodes?.VDU2;
+      if (vdu?.properties)
+        vdu.properties.vdu_profile = { min_number_of_instances: 2, max_number_of_instances: 2 };
+    });
+    const [d] = only(fixed, RULE_CODES.scalingAspectFixed);
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /aspect worker can never scale: VDU2 has vdu_profile min = max = 2/);
+    assert.equal(d.file, DF);
+    // One VDU of the aspect with room is enough for it to scale.
+    const other = run((_t, df) => {
+      const vdu = df.nodes?.VDU2;
+      if (vdu?.properties)
+        vdu.properties.vdu_profile = { min_number_of_instances: 1, max_number_of_instances: 2 };
+    });
+    assert.equal(
+      other.some((x) => x.code === RULE_CODES.scalingAspectFixed),
+      false,
+    );
+  });
+
   it('warns when step_deltas are neither one nor one per level, and when scale_info exceeds max_scale_level', () => {
     const diags = run((_t, df) => {
       policy(df, 'scaling_aspects').properties = {

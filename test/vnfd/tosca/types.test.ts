@@ -1,7 +1,7 @@
 /** The type registry: inheritance, unknown types, derivation cycles, short names. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { errors, loadFixture, plain, template } from './fixtures.ts';
+import { errors, loadFixture, plain, template, warnings } from './fixtures.ts';
 
 describe('types', () => {
   it('merges properties and definitions along derived_from, derived ones winning', async () => {
@@ -78,12 +78,26 @@ node_types:
 
   it('reports deriving from a type of another kind', async () => {
     const r = await loadFixture({
-      'Definitions/main.yaml': plain('node_types:\n  a.Node: { derived_from: tosca.datatypes.Root }\n'),
+      'Definitions/main.yaml': plain('node_types:\n  a.Node: { derived_from: tosca.capabilities.Root }\n'),
     });
     assert.match(
       errors(r, 'TOSCA_TYPE_KIND')[0].message,
-      /a\.Node derives from tosca\.datatypes\.Root, which is a data type/,
+      /a\.Node derives from tosca\.capabilities\.Root, which is a capability type/,
     );
+  });
+
+  it('takes a data type declared under node_types as a data type, with a warning (as tosca-parser does)', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(
+        'node_types:\n  a.Data: { derived_from: tosca.datatypes.Root, properties: { n: { type: integer } } }\n',
+      ),
+    });
+    assert.deepEqual(errors(r), []);
+    assert.match(
+      warnings(r, 'TOSCA_DATA_TYPE_IN_NODE_TYPES')[0].message,
+      /a\.Data derives from tosca\.datatypes\.Root, which is a data type: it is used as a data type/,
+    );
+    assert.equal(r.types.get('a.Data')?.kind, 'data');
   });
 
   it('reports node templates of unknown types, naming the type and the template', async () => {
