@@ -1,7 +1,8 @@
 /**
  * CHANGE_VNFPKG: the VNF moves to another package's VNFD (same flavour), its VNFCs re-created with
  * the new images and flavours — every VNFC, or those of the VDUs listed in
- * `additionalParams.vdu_params[].vdu_id` (Tacker's RollingUpdate parameters).
+ * `additionalParams.vdu_params[].vdu_id` (Tacker's RollingUpdate parameters). The target may be
+ * the instance's own VNFD: its VNFCs are then re-created from the same package.
  */
 import type { ChangeVnfpkgPlan } from '../../drivers/infra/contract.ts';
 import { ApiError } from '../../http/sol013/problem.ts';
@@ -22,10 +23,8 @@ export const changeVnfpkg: OperationDef = {
   requires: ['INSTANTIATED'],
   granted: true,
   async accept(ctx, request) {
+    // The instance's own vnfdId is accepted (as Tacker does): a rolling re-deploy of the package.
     const vnfdId = request.vnfdId as string;
-    if (vnfdId === ctx.instance.vnfdId) {
-      throw new ApiError(409, `The VNF instance already uses VNFD ${vnfdId}.`);
-    }
     const target = await ctx.packageByVnfdId(vnfdId);
     if (target?.onboardingState !== 'ONBOARDED') {
       throw new ApiError(422, `No ONBOARDED VNF package has vnfdId ${vnfdId}.`);
