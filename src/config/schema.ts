@@ -38,6 +38,12 @@ export const ConfigSchema = Type.Object(
           default: 8192,
           description: 'longest accepted query string (filters included)',
         }),
+        maxJsonDepth: Type.Integer({
+          minimum: 8,
+          maximum: 1000,
+          default: 64,
+          description: 'deepest nesting of objects and arrays accepted in a JSON request body',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -353,6 +359,13 @@ export const ConfigSchema = Type.Object(
         pageSizes: Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: 10000 }), {
           default: {},
           description: 'page size per resource, e.g. { vnf_instances: 50 }',
+        }),
+        allRecordsMax: Type.Integer({
+          minimum: 1,
+          maximum: 100000,
+          default: 10000,
+          description:
+            "most items one answer to Tacker's all_records=yes holds (more: a Link to the rest, as any page)",
         }),
       },
       { additionalProperties: false, default: {} },

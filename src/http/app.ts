@@ -3,6 +3,7 @@
  * operations endpoints, and the API routes. Callers (server, tests, benchmarks) pass a
  * `register` function to add routes through the same machinery.
  */
+import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
@@ -12,6 +13,7 @@ import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { authorize } from './auth/authorize.ts';
+import { CanonicalResponse } from './canonical-headers.ts';
 import { registerApiDocs } from './ops/api-docs.ts';
 import { type Readiness, registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
@@ -21,6 +23,7 @@ import { registerApiVersionRoutes } from './routes/api-versions.ts';
 import { checkAccept, checkContentType, registerBodyParsers } from './sol013/content-negotiation.ts';
 import { registerErrorHandling } from './sol013/errors.ts';
 import type { PagingMarkers } from './sol013/paging.ts';
+import { parserErrorHandler, routerErrorHandler } from './sol013/pre-routing.ts';
 import { ApiError } from './sol013/problem.ts';
 import { checkQueryParams } from './sol013/query-params.ts';
 import './sol013/route-config.ts';
@@ -51,6 +54,8 @@ declare module 'fastify' {
 
 export type RouteRegistrar = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
 
+const MAX_PARAM_LENGTH = 1024;
+
 export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = []): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
@@ -59,15 +64,20 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
     logController: new AccessLog(config.log.accessLog),
     bodyLimit: config.server.bodyLimit,
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: true } },
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
+    // No coercion: a request value of the wrong type is a 400, never silently converted
+    // (every query and path parameter schema is a string, so those need none either).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    http: { ServerResponse: CanonicalResponse },
+    frameworkErrors: routerErrorHandler(MAX_PARAM_LENGTH),
+    clientErrorHandler: parserErrorHandler(ctx.logger, { maxHeaderSize }),
   }) as unknown as FastifyInstance;
   app.decorate('bosun', ctx);
   app.decorateRequest('caller', undefined as never);
   app.decorateRequest('policy', undefined);
 
   registerErrorHandling(app);
-  registerBodyParsers(app);
+  registerBodyParsers(app, config.server.maxJsonDepth);
 
   // One synchronous hook runs the request-level rules in order: a hook each, or async hooks,
   // cost a measurable share of a small request. Only token verification may be asynchronous.
@@ -86,8 +96,8 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
       const query = request.url.indexOf('?');
       if (query >= 0 && request.url.length - query > config.server.maxQueryLength) {
         throw new ApiError(
-          400,
-          `The query string is longer than ${config.server.maxQueryLength} characters.`,
+          414,
+          `The query string is longer than ${config.server.maxQueryLength} characters; shorten it (e.g. split a long filter over several requests).`,
         );
       }
       const pending = authorize(ctx.authenticator, policy, request);

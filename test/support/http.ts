@@ -1,4 +1,5 @@
 /** Small fetch wrapper for tests: returns status, headers and the parsed body. */
+import { connect } from 'node:net';
 
 export interface HttpResult<T = unknown> {
   status: number;
@@ -41,3 +42,38 @@ export function isProblem(result: HttpResult, status: number): boolean {
     b.detail.length > 0
   );
 }
+
+export interface RawResult {
+  status: number;
+  /** Header lines as sent on the wire: names in their original case, in order. */
+  headers: [string, string][];
+  body: string;
+}
+
+/**
+ * Sends `request` bytes as they are on a raw socket (no client normalises or refuses them) and
+ * reads the one answer until the server closes the connection; send `Connection: close`.
+ */
+export function rawHttp(base: string, request: string | Buffer): Promise<RawResult> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return reject(new Error(`no complete answer: ${JSON.stringify(text.slice(0, 200))}`));
+      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+      const headers = lines.map((line): [string, string] => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon), line.slice(colon + 1).trim()];
+      });
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4) });
+    });
+  });
+}
+
+/** A raw answer's header by exact (case-sensitive) name. */
+export const rawHeader = (result: RawResult, name: string) => result.headers.find(([n]) => n === name)?.[1];

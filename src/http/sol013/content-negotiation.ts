@@ -5,7 +5,8 @@
  * of the route's media types. Errors are always application/problem+json.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { mediaTypeOf, negotiate } from './media-type.ts';
+import { deeperThan } from './json-depth.ts';
+import { charsetOf, mediaTypeOf, negotiate } from './media-type.ts';
 import { ApiError } from './problem.ts';
 import { JSON_TYPE, MERGE_PATCH, type RoutePolicy } from './route-policy.ts';
 
@@ -24,14 +25,23 @@ function hasBody(request: FastifyRequest): boolean {
 
 /** Runs before any body parser (onRequest): only headers are needed. */
 export function checkContentType(policy: RoutePolicy, request: FastifyRequest): void {
-  if (!hasBody(request)) return;
-  const type = mediaTypeOf(request.headers['content-type']);
   const allowed = policy.consumes;
+  if (!allowed || !hasBody(request)) return;
+  const contentType = request.headers['content-type'];
+  const type = mediaTypeOf(contentType);
   if (!type || !allowed.includes(type)) {
     const given = type ? `'${type}'` : 'no Content-Type';
     throw new ApiError(
       415,
       `Content type ${given} is not allowed for ${request.method} ${request.routeOptions.url}; use ${allowed.join(' or ')}.`,
+    );
+  }
+  const charset = charsetOf(contentType);
+  // Bodies are read as UTF-8 (JSON is UTF-8, RFC 8259): another charset would be misread, not converted.
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'us-ascii') {
+    throw new ApiError(
+      415,
+      `Charset '${charset}' is not supported: send the body as UTF-8 (charset=utf-8 or none).`,
     );
   }
 }
@@ -54,7 +64,7 @@ export function checkAccept(policy: RoutePolicy, request: FastifyRequest): void 
  * Body parsers: JSON (and merge-patch) with an empty body meaning "no body"; text/plain as a
  * string. Binary types are registered by the routes that stream them.
  */
-export function registerBodyParsers(app: FastifyInstance): void {
+export function registerBodyParsers(app: FastifyInstance, maxDepth: number): void {
   app.removeAllContentTypeParsers();
   const parseJson = (
     _req: FastifyRequest,
@@ -62,6 +72,11 @@ export function registerBodyParsers(app: FastifyInstance): void {
     done: (err: Error | null, value?: unknown) => void,
   ) => {
     if (body === '' || body.trim() === '') return done(null, undefined);
+    if (deeperThan(body, maxDepth)) {
+      return done(
+        new ApiError(400, `The request body nests objects and arrays deeper than ${maxDepth} levels.`),
+      );
+    }
     try {
       done(null, JSON.parse(body));
     } catch (err) {

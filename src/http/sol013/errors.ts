@@ -45,7 +45,7 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'Internal server error.');
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+export function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
   const detail =
     error.status === 500
       ? `Internal server error; quote request id ${request.id} to the operator.`

@@ -6,6 +6,16 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
   return contentType.split(';')[0].trim().toLowerCase() || undefined;
 }
 
+/** The charset parameter, lowercased and unquoted: `text/plain; charset="UTF-8"` → `utf-8`. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  if (!contentType) return undefined;
+  for (const param of contentType.split(';').slice(1)) {
+    const [name, value = ''] = param.split('=', 2).map((s) => s.trim());
+    if (name.toLowerCase() === 'charset') return value.replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return undefined;
+}
+
 interface AcceptRange {
   type: string;
   subtype: string;
@@ -22,12 +32,13 @@ function parseAccept(accept: string): AcceptRange[] {
       const q = qParam ? Number(qParam.slice(2)) : 1;
       return { type, subtype, q: Number.isFinite(q) ? q : 0 };
     })
-    .filter((r) => r.type && r.subtype && r.q > 0);
+    .filter((r) => r.type && r.subtype);
 }
 
 /**
- * The produced media type the client prefers, or undefined when it accepts none of them.
- * A missing or empty Accept accepts everything (the first offer).
+ * The produced media type the client prefers, or undefined when it accepts none of them. An
+ * offer's quality is that of the most specific range matching it, so `q=0` refuses it
+ * (`*\/*;q=0` refuses everything). A missing, empty or unparseable Accept accepts everything.
  */
 export function negotiate(accept: string | undefined, offers: readonly string[]): string | undefined {
   if (!accept || accept.trim() === '') return offers[0];
@@ -36,13 +47,16 @@ export function negotiate(accept: string | undefined, offers: readonly string[])
   let best: { offer: string; q: number; specificity: number } | undefined;
   for (const offer of offers) {
     const [type, subtype] = offer.split('/');
+    let match: { q: number; specificity: number } | undefined;
     for (const r of ranges) {
-      const matches = (r.type === '*' || r.type === type) && (r.subtype === '*' || r.subtype === subtype);
-      if (!matches) continue;
+      if (!((r.type === '*' || r.type === type) && (r.subtype === '*' || r.subtype === subtype))) continue;
       const specificity = (r.type === '*' ? 0 : 1) + (r.subtype === '*' ? 0 : 1);
-      if (!best || r.q > best.q || (r.q === best.q && specificity > best.specificity)) {
-        best = { offer, q: r.q, specificity };
-      }
+      if (!match || specificity > match.specificity) match = { q: r.q, specificity };
+    }
+    if (!match || match.q <= 0) continue;
+    // Equal quality: the offer the client named more specifically.
+    if (!best || match.q > best.q || (match.q === best.q && match.specificity > best.specificity)) {
+      best = { offer, ...match };
     }
   }
   return best?.offer;

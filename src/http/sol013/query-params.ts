@@ -15,6 +15,7 @@ export function checkQueryParams(policy: RoutePolicy, request: FastifyRequest): 
   // Most requests have no query string: skip the walk.
   if (request.url.indexOf('?') < 0) return;
   const declared = policy.queryParams;
+  if (!declared) return;
   for (const [name, value] of Object.entries(query)) {
     const alias = ALIASES[name];
     if (alias && declared.includes(alias) && !(alias in query)) {

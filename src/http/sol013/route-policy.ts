@@ -15,15 +15,16 @@ export interface RoutePolicy {
   /** The route pattern (metrics, logs); 'unmatched' for the 404/405 handler. */
   route: string;
   declared: Sol013RouteConfig | undefined;
-  /** Query parameters the route's querystring schema declares. */
-  queryParams: readonly string[];
+  /** Query parameters the route's querystring schema declares; undefined: not checked (no route). */
+  queryParams: readonly string[] | undefined;
   /** The API majors the route belongs to; undefined for unversioned routes. */
   majors: ApiMajor[] | undefined;
   supportedVersions: readonly string[];
   /** Version answered when the request names none (the newest the route serves). */
   defaultVersion: string | undefined;
   versionRule: 'required' | 'optional' | 'any';
-  consumes: readonly string[];
+  /** undefined: any body (no route: the 404/405 answer comes first). */
+  consumes: readonly string[] | undefined;
   /** undefined: the route answers whatever Accept says. */
   produces: readonly string[] | undefined;
   /** Scopes any one of which allows the call; empty = public. */
@@ -41,6 +42,24 @@ function newest(versions: string[]): string | undefined {
     })
     .at(-1);
 }
+
+/**
+ * No route matched: the 404/405 handler answers, so nothing about the request (query, Accept,
+ * body type) may be refused first — the method or path is what is wrong.
+ */
+const UNMATCHED: RoutePolicy = {
+  route: 'unmatched',
+  declared: { access: 'public' },
+  queryParams: undefined,
+  majors: undefined,
+  supportedVersions: [],
+  defaultVersion: undefined,
+  versionRule: 'optional',
+  consumes: undefined,
+  produces: undefined,
+  // Public, so that an unmatched path answers 404/405, not 401.
+  scopes: [],
+};
 
 function compile(
   route: string,
@@ -89,11 +108,12 @@ export function routePolicy(request: FastifyRequest): RoutePolicy {
   }
   let policy = byMethod.get(request.method);
   if (!policy) {
-    // An unmatched path (the 404/405 handler) is public, so that it answers 404/405, not 401.
-    const declared = options.url === undefined ? { access: 'public' as const } : config.sol013;
-    const querystring = options.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
     const { adminScope } = request.server.bosun.config.auth.oauth2;
-    policy = compile(options.url ?? 'unmatched', querystring, declared, request.method, adminScope);
+    if (options.url === undefined) policy = UNMATCHED;
+    else {
+      const querystring = options.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+      policy = compile(options.url, querystring, config.sol013, request.method, adminScope);
+    }
     byMethod.set(request.method, policy);
   }
   request.policy = policy;

@@ -96,6 +96,54 @@ for (const dialect of DIALECTS) {
       assert.equal((b.body as { size: number }).size, 6);
     });
 
+    test('request values are taken as sent: wrong types → 400, another charset → 415, too deep → 400', async () => {
+      for (const body of [{ name: 5 }, { name: 'x', size: '3' }, { name: true }]) {
+        const r = await call('POST', '/fixture/widgets', { body });
+        assert.ok(isProblem(r, 400), JSON.stringify(body));
+        assert.match((r.body as { detail: string }).detail, /body\.(name|size): must be (string|integer)/);
+      }
+      const utf16 = await call('POST', '/fixture/widgets', {
+        body: '{"name":"x"}',
+        headers: { 'content-type': 'application/json; charset=utf-16' },
+      });
+      assert.ok(isProblem(utf16, 415));
+      assert.match(
+        (utf16.body as { detail: string }).detail,
+        /Charset 'utf-16' is not supported: send the body as UTF-8/,
+      );
+      const utf8 = await call('POST', '/fixture/widgets', {
+        body: '{"name":"x"}',
+        headers: { 'content-type': 'application/json; charset="UTF-8"' },
+      });
+      assert.equal(utf8.status, 201);
+      const nested = (depth: number) =>
+        `{"name":"deep","labels":${'{"a":'.repeat(depth - 1)}1${'}'.repeat(depth - 1)}}`;
+      for (const depth of [65, 600]) {
+        const deep = await call('POST', '/fixture/widgets', {
+          body: nested(depth),
+          headers: { 'content-type': 'application/json' },
+        });
+        assert.ok(isProblem(deep, 400), `depth ${depth}`);
+        assert.match(
+          (deep.body as { detail: string }).detail,
+          /nests objects and arrays deeper than 64 levels/,
+        );
+      }
+      // Brackets inside strings do not count; 64 levels are accepted.
+      const brackets = await call('POST', '/fixture/widgets', { body: { name: '[[[[{{{{'.repeat(8) } });
+      assert.equal(brackets.status, 201);
+      assert.equal(
+        (
+          await call('POST', '/fixture/widgets', {
+            body: nested(64),
+            headers: { 'content-type': 'application/json' },
+          })
+        ).status,
+        201,
+      );
+      await stillServing();
+    });
+
     test('oversized body → 413 and the server keeps serving', async () => {
       const r = await call('POST', '/fixture/widgets', {
         body: { name: 'x', labels: { pad: 'x'.repeat(10000) } },
@@ -107,6 +155,13 @@ for (const dialect of DIALECTS) {
     test('Accept that admits no produced type → 406; odd but compatible Accepts work', async () => {
       const r = await call('GET', '/fixture/widgets', { headers: { Accept: 'application/xml' } });
       assert.ok(isProblem(r, 406));
+      // q=0 means "not acceptable", also through a wildcard or a more specific range.
+      for (const accept of ['*/*;q=0', 'application/json;q=0, */*', 'application/*;q=0']) {
+        assert.ok(
+          isProblem(await call('GET', '/fixture/widgets', { headers: { Accept: accept } }), 406),
+          accept,
+        );
+      }
       for (const accept of [
         '*/*',
         'application/*',
@@ -140,7 +195,8 @@ for (const dialect of DIALECTS) {
       assert.ok(isProblem(repeated, 400));
       assert.match((repeated.body as { detail: string }).detail, /'filter' is given more than once/);
       const long = await call('GET', `/fixture/widgets?filter=(eq,name,${'a'.repeat(9000)})`);
-      assert.ok(isProblem(long, 400));
+      assert.ok(isProblem(long, 414));
+      assert.match((long.body as { detail: string }).detail, /query string is longer than 8192 characters/);
     });
 
     test('an unexpected exception → 500 ProblemDetails without internals, with the request id', async () => {
