@@ -116,6 +116,13 @@ export const widgetList: ListResource<WidgetRow, Widget> = {
   toView,
 };
 
+/** The same widgets, newest first (by createdAt, ties by id). */
+export const newestWidgetList: ListResource<WidgetRow, Widget> = {
+  ...widgetList,
+  name: 'fixture_widgets_newest',
+  newestFirst: { column: 'created_at', of: (row) => row.created_at },
+};
+
 const sol013 = { api: 'vnflcm', major: 'v2' } as const;
 
 const CreateWidget = {
@@ -155,6 +162,11 @@ export async function registerWidgets(app: FastifyInstance): Promise<void> {
     '/fixture/widgets',
     { schema: { querystring: listQuerySchema({ selectors: true }) }, config: { sol013 } },
     async (request, reply) => sendPage(request, reply, await listPage(request, widgetList)),
+  );
+  app.get(
+    '/fixture/widgets-newest',
+    { schema: { querystring: listQuerySchema({ selectors: true }) }, config: { sol013 } },
+    async (request, reply) => sendPage(request, reply, await listPage(request, newestWidgetList)),
   );
   app.post(
     '/fixture/widgets',

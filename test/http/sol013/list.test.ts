@@ -5,6 +5,8 @@ import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { insertWidgets, registerWidgets, type Widget, widgetRow } from '../../support/widgets.ts';
 
+const nextOf = (link: string | null) => (link ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined);
+
 const V = { Version: '2.0.0' };
 const PAGE = 5;
 
@@ -186,6 +188,89 @@ for (const dialect of DIALECTS) {
         resumed.body.map((w) => w.size),
         [5, 6, 7, 8, 9],
       );
+    });
+
+    test('all_records=yes: the whole list in one page, up to paging.allRecordsMax (then a Link to the rest)', async () => {
+      const whole = await get('/fixture/widgets?all_records=yes');
+      assert.equal(whole.status, 200, whole.text);
+      assert.deepEqual(
+        whole.body.map((w) => w.size),
+        rows.map((r) => r.size),
+      );
+      assert.equal(whole.headers.get('link'), null);
+      const { paging } = server.config;
+      const max = paging.allRecordsMax;
+      paging.allRecordsMax = 10;
+      try {
+        const first = await get('/fixture/widgets?all_records=yes&filter=(gte,size,1)');
+        assert.equal(first.body.length, 10);
+        const next = nextOf(first.headers.get('link'));
+        assert.ok(next);
+        assert.equal(new URL(next).searchParams.get('all_records'), 'yes');
+        const second = await http<Widget[]>(next, 'GET', '', { headers: V });
+        assert.deepEqual(
+          second.body.map((w) => w.size),
+          [11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+        );
+      } finally {
+        paging.allRecordsMax = max;
+      }
+      const no = await get('/fixture/widgets?all_records=no');
+      assert.ok(isProblem(no, 400));
+      assert.match(
+        (no.body as unknown as { detail: string }).detail,
+        /'all_records' takes only the value 'yes'/,
+      );
+    });
+
+    test('fields and exclude_fields naming an attribute the resource does not have → 400 naming it', async () => {
+      for (const query of [
+        'fields=wrong_field',
+        'exclude_fields=labels,wrong_field',
+        'fields=wrong_field/x&exclude_default',
+        'exclude_default&fields=parts,wrong_field',
+      ]) {
+        const r = await get(`/fixture/widgets?${query}`);
+        assert.ok(isProblem(r, 400), query);
+        assert.match(
+          (r.body as unknown as { detail: string }).detail,
+          /'wrong_field(\/x)?' names no attribute of fixture_widgets; attributes: id, name, size/,
+        );
+      }
+      for (const query of ['fields=labels/tier', 'fields=_links', 'exclude_fields=parts', 'fields=name']) {
+        assert.equal((await get(`/fixture/widgets?${query}`)).status, 200, query);
+      }
+    });
+
+    test('a newest-first list pages exactly by time, ties by id, whatever is added meanwhile', async () => {
+      const at = (year: number) => new Date(Date.UTC(year, 0, 1)).toISOString();
+      const tie = (n: number, year: number) =>
+        widgetRow('default', {
+          id: `f0000000-0000-4000-8000-00000000000${n}`,
+          name: 'tie',
+          size: 100 + n,
+          createdAt: at(year),
+        });
+      await insertWidgets(server.context.db, [
+        tie(1, 2030),
+        tie(2, 2031),
+        tie(3, 2030),
+        tie(4, 2029),
+        tie(5, 2030),
+        tie(6, 2030),
+      ]);
+      server.config.paging.pageSizes.fixture_widgets_newest = 2;
+      const seen: number[] = [];
+      let next: string | undefined = `${server.url}/fixture/widgets-newest?filter=(eq,name,tie)`;
+      while (next) {
+        const page: Awaited<ReturnType<typeof get>> = await http<Widget[]>(next, 'GET', '', { headers: V });
+        assert.equal(page.status, 200, page.text);
+        seen.push(...page.body.map((w) => w.size));
+        // Added after the listing started: newer than every row (one a tie with a smaller id).
+        if (seen.length === 2) await insertWidgets(server.context.db, [tie(0, 2030), tie(7, 2032)]);
+        next = nextOf(page.headers.get('link'));
+      }
+      assert.deepEqual(seen, [102, 106, 105, 103, 101, 100, 104]);
     });
   });
 }

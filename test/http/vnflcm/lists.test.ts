@@ -138,9 +138,36 @@ for (const dialect of DIALECTS) {
         'vnf_lcm_op_occs?filter=(eq,resourceChanges/affectedVnfcs/changeType,ADDED)',
       );
       assert.equal(added.body.length, 2);
+      // Newest first across pages: the operation just started comes first.
       const occPage = await list<OpOcc>(a, 'vnf_lcm_op_occs');
       assert.equal(occPage.body.length, 2);
-      assert.match(occPage.headers.get('link') ?? '', /nextpage_opaque_marker=/);
+      const occNext = /<([^>]+)>; rel="next"/.exec(occPage.headers.get('link') ?? '')?.[1];
+      assert.ok(occNext);
+      const occPage2 = await http<OpOcc[]>(occNext, 'GET', '', { headers: a });
+      assert.deepEqual(
+        [...occPage.body, ...occPage2.body].map((o) => [o.vnfInstanceId, o.operation]),
+        [
+          [two.id, 'INSTANTIATE'],
+          [one.id, 'SCALE'],
+          [one.id, 'INSTANTIATE'],
+        ],
+      );
+      const whole = await list<OpOcc>(a, 'vnf_lcm_op_occs?all_records=yes');
+      assert.deepEqual(
+        whole.body.map((o) => o.id),
+        [...occPage.body, ...occPage2.body].map((o) => o.id),
+      );
+      assert.equal(whole.headers.get('link'), null);
+      // Every attribute of the representation can be selected; one it does not have is refused.
+      for (const name of Object.keys(ofOne.body[0])) {
+        assert.equal((await list(a, `vnf_lcm_op_occs?fields=${name}`)).status, 200, name);
+      }
+      for (const name of Object.keys(all)) {
+        assert.equal((await list(a, `vnf_instances?fields=${name}`)).status, 200, name);
+      }
+      const wrong = await http(server.url, 'GET', `${V2}/vnf_lcm_op_occs?fields=wrong_field`, { headers: a });
+      assert.ok(isProblem(wrong, 400));
+      assert.match((wrong.body as { detail: string }).detail, /'wrong_field' names no attribute/);
     });
 
     test('another project sees and touches nothing; a read-only scope starts nothing', async () => {

@@ -189,6 +189,8 @@ export function opOccListOf<V extends object>(
     },
     keyColumn: 'id',
     keyOf: (row) => row.id,
+    // Newest first: the operation just started is what a caller looks for.
+    newestFirst: { column: 'start_time', of: (row) => row.start_time },
     toView: (row, request) => view(opOccFromRow(row as LcmOpOccsTable), request, factsOf(row)),
   };
 }

@@ -65,6 +65,7 @@ function resource<View extends object>(
     name: 'vnf_packages',
     attributes,
     defaultExcluded: DEFAULT_EXCLUDED,
+    otherAttributes: ['onboardingFailureDetails'],
     selectors: true,
     select(db, project) {
       // Everything but the VNFD model, which lists never show.
