@@ -1,4 +1,9 @@
-/** RFC 7386 JSON merge patch: objects merge recursively, null deletes, anything else replaces. */
+import { ownValue, setOwn } from '../own-properties.ts';
+
+/**
+ * RFC 7386 JSON merge patch: objects merge recursively, null deletes, anything else replaces.
+ * Keys are data: `__proto__` or `constructor` in a patch are kept, as a POST keeps them.
+ */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const base: Record<string, unknown> =
@@ -7,7 +12,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
       : {};
   for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
     if (value === null) delete base[key];
-    else base[key] = mergePatch(base[key], value);
+    else setOwn(base, key, mergePatch(ownValue(base, key), value));
   }
   return base;
 }

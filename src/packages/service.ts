@@ -10,6 +10,7 @@ import {
   packageDeleted,
   packageOperationalStateChanged,
 } from '../notify/package-notifications.ts';
+import { ownValue, setOwn } from '../own-properties.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
@@ -65,15 +66,16 @@ export async function modifyPackage(
   const data = { ...current.userDefinedData };
   if (patch.userDefinedData) {
     const changed: Record<string, unknown> = {};
+    // Keys are data (`__proto__` and `constructor` included): own properties only.
     for (const [key, value] of Object.entries(patch.userDefinedData)) {
       if (value === null) {
-        if (key in data) {
+        if (Object.hasOwn(data, key)) {
           delete data[key];
-          changed[key] = null;
+          setOwn(changed, key, null);
         }
-      } else if (JSON.stringify(data[key]) !== JSON.stringify(value)) {
-        data[key] = value;
-        changed[key] = value;
+      } else if (JSON.stringify(ownValue(data, key)) !== JSON.stringify(value)) {
+        setOwn(data, key, value);
+        setOwn(changed, key, value);
       }
     }
     if (Object.keys(changed).length) changes.userDefinedData = changed;
