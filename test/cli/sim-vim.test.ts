@@ -63,7 +63,7 @@ describe('bosun vim and bosun sim against a server', () => {
       '--name',
       'lab',
       '--type',
-      'ETSINFV.OPENSTACK_KEYSTONE.V_3',
+      SIM_VIM_TYPE,
       '--project',
       'tenant-a',
       '--endpoint',
@@ -79,11 +79,11 @@ describe('bosun vim and bosun sim against a server', () => {
     assert.equal(made.isDefault, true);
     assert.deepEqual(made.interfaceInfo, { endpoint: 'https://keystone.lab:5000/v3' });
     const shown = await ok(['vim', 'show', made.id]);
-    assert.match(shown.stdout, /vimType\s+ETSINFV\.OPENSTACK_KEYSTONE\.V_3/);
+    assert.match(shown.stdout, /vimType\s+BOSUN\.SIM\.V1/);
     assert.match(shown.stdout, /credentials\s+stored, sealed/);
     assert.match(shown.stdout, /extra\s+\{"zones":\["nova"\]\}/);
     const table = await ok(['vim', 'list', '--project', 'tenant-a']);
-    assert.match(table.stdout, /lab\s+ETSINFV\.OPENSTACK_KEYSTONE\.V_3\s+tenant-a\s+yes\s+sealed/);
+    assert.match(table.stdout, /lab\s+BOSUN\.SIM\.V1\s+tenant-a\s+yes\s+sealed/);
     for (const out of [shown.stdout, table.stdout, JSON.stringify(made)]) assert.ok(!out.includes('s3cret'));
     const opened = await server.context.db.kysely
       .selectFrom('vims')

@@ -31,9 +31,10 @@ const SIM = '/bosun/v1/sim';
 const OPENSTACK = 'ETSINFV.OPENSTACK_KEYSTONE.V_3';
 const SECRET = 'hunter2-very-secret';
 
-const openstack = (name: string, projectId = 'tenant-a') => ({
+/** A VIM with credentials to seal, of the type a driver serves. */
+const cloud = (name: string, projectId = 'tenant-a') => ({
   name,
-  vimType: OPENSTACK,
+  vimType: SIM_VIM_TYPE,
   projectId,
   description: 'lab cloud',
   interfaceInfo: { endpoint: 'https://keystone.example:5000/v3', ssl_ca_cert: '-----BEGIN CERT' },
@@ -76,7 +77,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('register: credentials are sealed at rest and never returned', async () => {
-      const made = await http<VimRecord>(server.url, 'POST', BASE, { body: openstack('lab') });
+      const made = await http<VimRecord>(server.url, 'POST', BASE, { body: cloud('lab') });
       assert.equal(made.status, 201, made.text);
       assert.equal(made.headers.get('location'), `${server.url}${BASE}/${made.body.id}`);
       assert.ok(
@@ -94,17 +95,31 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow();
       assert.ok(!JSON.stringify(row).includes(SECRET), 'no secret in clear in the database');
       assert.ok(row.sealed_secrets?.startsWith('v1.'));
-      assert.ok(isProblem(await http(server.url, 'POST', BASE, { body: openstack('lab') }), 409));
-      assert.ok(isProblem(await http(server.url, 'POST', BASE, { body: { vimType: OPENSTACK } }), 400));
+      assert.ok(isProblem(await http(server.url, 'POST', BASE, { body: cloud('lab') }), 409));
+      assert.ok(isProblem(await http(server.url, 'POST', BASE, { body: { vimType: SIM_VIM_TYPE } }), 400));
       assert.ok(
         isProblem(await http(server.url, 'POST', BASE, { body: { name: 'x', vimType: 'bad type!' } }), 400),
       );
     });
 
+    test('a VIM type no driver serves is refused (422) with the served types', async () => {
+      const refused = await http<{ detail: string; servedVimTypes: string[] }>(server.url, 'POST', BASE, {
+        body: { ...cloud('keystone-lab'), vimType: OPENSTACK },
+      });
+      assert.ok(isProblem(refused, 422), refused.text);
+      assert.equal(
+        refused.body.detail,
+        `No driver serves VIM type ${OPENSTACK}: Bosun serves ${SIM_VIM_TYPE}. Register a VIM of a served type.`,
+      );
+      assert.deepEqual(refused.body.servedVimTypes, [SIM_VIM_TYPE]);
+      const listed = await http<VimRecord[]>(server.url, 'GET', `${BASE}?projectId=tenant-a`);
+      assert.ok(!listed.body.some((v) => v.name === 'keystone-lab'), 'nothing registered');
+    });
+
     test('a project default, and vimConnectionInfo in every shape, resolve with credentials opened', async () => {
       const { db, box } = server.context;
       const made = await http<VimRecord>(server.url, 'POST', BASE, {
-        body: { ...openstack('tenant-b-cloud', 'tenant-b'), isDefault: true },
+        body: { ...cloud('tenant-b-cloud', 'tenant-b'), isDefault: true },
       });
       assert.equal(made.body.isDefault, true);
       const byDefault = await resolveVim(db, box, 'tenant-b');
@@ -115,9 +130,11 @@ for (const dialect of DIALECTS) {
       assert.equal((await resolveVim(db, box, 'tenant-c')).vimType, SIM_VIM_TYPE);
       // v1 array, v2 map, and the stored form all complete from the registry.
       const v1 = await resolveVim(db, box, 'tenant-b', [
-        { id: 'vim1', vimId: made.body.id, vimType: OPENSTACK },
+        { id: 'vim1', vimId: made.body.id, vimType: SIM_VIM_TYPE },
       ]);
-      const v2 = await resolveVim(db, box, 'tenant-b', { vim1: { vimId: made.body.id, vimType: OPENSTACK } });
+      const v2 = await resolveVim(db, box, 'tenant-b', {
+        vim1: { vimId: made.body.id, vimType: SIM_VIM_TYPE },
+      });
       assert.deepEqual(v1, v2);
       assert.equal(v1.id, 'vim1');
       assert.equal(v1.accessInfo?.password, SECRET);
@@ -130,7 +147,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(opened.accessInfo, { password: 'other' });
       // A VIM of another project is not visible; an unknown one is NOT_FOUND.
       const foreign = await infraError(
-        resolveVim(db, box, 'tenant-c', { v: { vimId: made.body.id, vimType: OPENSTACK } }),
+        resolveVim(db, box, 'tenant-c', { v: { vimId: made.body.id, vimType: SIM_VIM_TYPE } }),
       );
       assert.equal(foreign.code, 'NOT_FOUND');
       // Make the project default explicit through the API, to the shared VIM, then back.
@@ -151,7 +168,7 @@ for (const dialect of DIALECTS) {
 
     test('list per project, delete', async () => {
       const made = await http<VimRecord>(server.url, 'POST', BASE, {
-        body: { ...openstack('gone', 'tenant-d'), isDefault: true },
+        body: { ...cloud('gone', 'tenant-d'), isDefault: true },
       });
       const listed = await http<VimRecord[]>(server.url, 'GET', `${BASE}?projectId=tenant-d`);
       assert.deepEqual(listed.body.map((v) => v.name).sort(), ['bosun-sim', 'gone']);
@@ -238,10 +255,10 @@ describe('VIM registry API with oauth2', () => {
     assert.ok(isProblem(await http(server.url, 'GET', BASE), 401));
     const tenant = await tokenOf(server, await addClient(server, ['vnflcm:v2:all']));
     assert.ok(
-      isProblem(await http(server.url, 'POST', BASE, { headers: bearer(tenant), body: openstack('x') }), 403),
+      isProblem(await http(server.url, 'POST', BASE, { headers: bearer(tenant), body: cloud('x') }), 403),
     );
     const admin = await tokenOf(server, await addClient(server, ['bosun:admin'], 'ops'));
-    const { projectId: _p, ...body } = openstack('ops-cloud');
+    const { projectId: _p, ...body } = cloud('ops-cloud');
     const made = await http<VimRecord>(server.url, 'POST', BASE, { headers: bearer(admin), body });
     assert.equal(made.status, 201, made.text);
     assert.equal(made.body.projectId, 'ops');

@@ -1,7 +1,8 @@
 /**
  * The VIM registry's admin API (admin only: the bosun:admin scope when authentication is on):
  *   GET    /bosun/v1/vims[?projectId=]          registered VIMs (a project's and the shared ones)
- *   POST   /bosun/v1/vims                       register (credentials sealed, never returned)
+ *   POST   /bosun/v1/vims                       register (credentials sealed, never returned); 422 for
+ *                                                a vimType no driver serves
  *   GET    /bosun/v1/vims/{id}
  *   POST   /bosun/v1/vims/{id}/default          the default VIM of a project
  *   DELETE /bosun/v1/vims/{id}                   refused (409) while VNF instances use it
@@ -9,6 +10,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createInfraDrivers } from '../../../drivers/infra/registry.ts';
 import {
   deleteVim,
   getVim,
@@ -69,7 +71,18 @@ async function refuseWhileUsed(trx: Executor, id: string): Promise<void> {
 const idOf = (request: FastifyRequest) => (request.params as Static<typeof IdParams>).id;
 const notFound = (id: string) => new ApiError(404, `VIM ${id} does not exist.`);
 
+/** 422 for a VIM no driver could ever use: operations on it would all fail at the grant. */
+function refuseUnserved(vimType: string, served: readonly string[]): void {
+  if (served.includes(vimType)) return;
+  throw new ApiError(
+    422,
+    `No driver serves VIM type ${vimType}: Bosun serves ${served.join(', ')}. Register a VIM of a served type.`,
+    { extensions: { servedVimTypes: served } },
+  );
+}
+
 export function registerVimAdmin(app: FastifyInstance): void {
+  const served = createInfraDrivers({ db: app.bosun.db, config: app.bosun.config }).vimTypes;
   app.get(BASE, { schema: { querystring: ListQuery }, config: { sol013 } }, async (request) => {
     const { projectId } = request.query as Static<typeof ListQuery>;
     return (await listVims(request.server.bosun.db, projectId)).map((v) => view(request, v));
@@ -77,6 +90,7 @@ export function registerVimAdmin(app: FastifyInstance): void {
 
   app.post(BASE, { schema: { body: NewVimBody }, config: { sol013 } }, async (request, reply) => {
     const body = request.body as Static<typeof NewVimBody>;
+    refuseUnserved(body.vimType, served);
     const { db, box } = request.server.bosun;
     try {
       const vim = await registerVim(db, box, {
