@@ -19,7 +19,8 @@ import { type Readiness, registerHealth } from './ops/health.ts';
 import { registerMetrics } from './ops/metrics.ts';
 import { requestIdOf } from './ops/request-id.ts';
 import { AccessLog } from './ops/request-log.ts';
-import { registerApiVersionRoutes } from './routes/api-versions.ts';
+import { registerApiVersionRoutes, trackServedMajors } from './routes/api-versions.ts';
+import { PLANNED_RESOURCES } from './routes/planned.ts';
 import { checkAccept, checkContentType, registerBodyParsers } from './sol013/content-negotiation.ts';
 import { registerErrorHandling } from './sol013/errors.ts';
 import type { PagingMarkers } from './sol013/paging.ts';
@@ -76,7 +77,7 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
   app.decorateRequest('caller', undefined as never);
   app.decorateRequest('policy', undefined);
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, PLANNED_RESOURCES);
   registerBodyParsers(app, config.server.maxJsonDepth);
 
   // One synchronous hook runs the request-level rules in order: a hook each, or async hooks,
@@ -120,7 +121,8 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
   await registerApiDocs(app);
   registerMetrics(app);
   registerHealth(app, ctx.db, ctx.readiness);
-  registerApiVersionRoutes(app);
+  const servedMajors = trackServedMajors(app);
   for (const register of registrars) await register(app, ctx);
+  registerApiVersionRoutes(app, servedMajors());
   return app;
 }

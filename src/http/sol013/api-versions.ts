@@ -54,9 +54,13 @@ export interface ApiVersionInformation {
   apiVersions: { version: string; isDeprecated: boolean; retirementDate?: string }[];
 }
 
-/** SOL013 ApiVersionInformation for `/{api}` (every major) or `/{api}/{major}`. */
-export function versionInformation(api: ApiName, major?: string): ApiVersionInformation {
-  const majors = major ? majorsOf(api).filter((m) => m.major === major) : majorsOf(api);
+/** SOL013 ApiVersionInformation for `/{api}` (every served major) or `/{api}/{major}`. */
+export function versionInformation(
+  api: ApiName,
+  major?: string,
+  served: readonly ApiMajor[] = API_REGISTRY,
+): ApiVersionInformation {
+  const majors = served.filter((m) => m.api === api && (major === undefined || m.major === major));
   return {
     uriPrefix: major ? `/${api}/${major}` : `/${api}`,
     apiVersions: majors.flatMap((m) =>

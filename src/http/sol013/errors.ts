@@ -59,15 +59,35 @@ export function send(request: FastifyRequest, reply: FastifyReply, error: ApiErr
   return reply.send(problem);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** A resource planned but not served yet: 404 saying so (see routes/planned.ts). */
+export interface Planned {
+  path: string;
+  what: string;
+}
+
+/** The first segments served under the planned path's API major, e.g. `api_versions, subscriptions`. */
+function servedBeside(planned: string, urls: ReadonlySet<string>): { prefix: string; served: string[] } {
+  const prefix = planned.split('/').slice(0, 3).join('/');
+  const served = new Set<string>();
+  for (const url of urls) {
+    if (url.startsWith(`${prefix}/`)) served.add(url.slice(prefix.length + 1).split('/')[0]);
+  }
+  return { prefix, served: [...served].sort() };
+}
+
+export function registerErrorHandling(app: FastifyInstance, planned: readonly Planned[] = []): void {
   // A mirror of the route table, to tell "no such path" (404) from "not this method" (405).
   const mirror = FindMyWay({ ignoreTrailingSlash: false });
+  const urls = new Set<string>();
   app.addHook('onRoute', (route) => {
+    urls.add(route.url);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
       if (!mirror.hasRoute(m as HTTPMethod, route.url)) mirror.on(m as HTTPMethod, route.url, () => {});
     }
   });
+  const plannedMirror = FindMyWay({ ignoreTrailingSlash: false });
+  for (const p of planned) plannedMirror.on(METHODS, p.path, () => {}, p);
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
@@ -89,6 +109,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
           {
             headers: { Allow: allow.join(', ') },
           },
+        ),
+      );
+    }
+    const later = plannedMirror.find(request.method as HTTPMethod, path)?.store as Planned | undefined;
+    if (later) {
+      const { prefix, served } = servedBeside(later.path, urls);
+      return send(
+        request,
+        reply,
+        new ApiError(
+          404,
+          `${path} is not implemented yet: ${later.what} will come in a later Bosun version. ` +
+            `${prefix} serves ${served.length ? served.join(', ') : 'nothing'} today.`,
         ),
       );
     }

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { startServer } from '../../../src/http/server.ts';
+import { createLogger } from '../../../src/logging.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
+import { startTestServer, type TestServer, testConfig } from '../../support/server.ts';
 import { registerWidgets } from '../../support/widgets.ts';
 
 for (const dialect of DIALECTS) {
@@ -89,3 +91,47 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('api_versions and planned resources: only what is served', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer('sqlite');
+  });
+  after(() => server.close());
+
+  test('a planned resource answers 404 saying it is not implemented yet and what the API serves', async () => {
+    for (const [path, what, prefix] of [
+      ['/vnffm/v1/alarms', /fault management alarms/, '/vnffm/v1'],
+      ['/vnffm/v1/alarms/a1', /fault management alarms/, '/vnffm/v1'],
+      ['/vnfpm/v2/pm_jobs', /performance management jobs/, '/vnfpm/v2'],
+      ['/vnfpm/v2/thresholds/t1', /performance management thresholds/, '/vnfpm/v2'],
+    ] as const) {
+      const r = await http(server.url, 'GET', path, { headers: { Version: '1.3.0' } });
+      assert.ok(isProblem(r, 404), path);
+      const { detail } = r.body as { detail: string };
+      assert.match(detail, new RegExp(`^${path} is not implemented yet: `));
+      assert.match(detail, what);
+      assert.ok(detail.endsWith(`${prefix} serves api_versions, subscriptions today.`), detail);
+    }
+    const typo = await http(server.url, 'GET', '/vnffm/v1/alarm');
+    assert.equal((typo.body as { detail: string }).detail, 'No resource at /vnffm/v1/alarm.');
+  });
+
+  test('a process that serves no SOL API (worker role) lists no api_versions', async () => {
+    const config = testConfig(server.config.database.url, {
+      security: { encryptionKey: server.config.security.encryptionKey },
+    });
+    const worker = await startServer(config, { role: 'worker', logger: createLogger('silent') });
+    try {
+      for (const path of ['/vnflcm/api_versions', '/vnflcm/v2/api_versions', '/vnfpkgm/v1/api_versions']) {
+        assert.ok(
+          isProblem(await http(worker.url, 'GET', path, { headers: { Version: '2.0.0' } }), 404),
+          path,
+        );
+      }
+      assert.equal((await http(worker.url, 'GET', '/healthz')).status, 200);
+    } finally {
+      await worker.close();
+    }
+  });
+});
