@@ -306,6 +306,93 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    hooks: Type.Object(
+      {
+        policy: Type.Union(
+          [Type.Literal('sandboxed'), Type.Literal('allow-list'), Type.Literal('disabled')],
+          {
+            default: 'sandboxed',
+            description:
+              'package hook scripts: sandboxed (run in the sandbox), allow-list (only artifacts whose SHA-256 is in hooks.allowList, sandboxed), disabled (an operation that declares a hook fails at it)',
+          },
+        ),
+        allowList: Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$' }), {
+          default: [],
+          description:
+            'SHA-256 (lowercase hex) of the hook artifacts allowed to run under hooks.policy allow-list',
+        }),
+        network: Type.Union([Type.Literal('allow'), Type.Literal('none')], {
+          default: 'allow',
+          description:
+            'allow: hooks share the host network (to reach VNFs); none: a network namespace of their own',
+        }),
+        uid: Type.Integer({
+          minimum: 1,
+          maximum: 4294967294,
+          default: 65534,
+          description: 'user hooks run as when Bosun runs as root (default nobody: owns no files)',
+        }),
+        gid: Type.Integer({
+          minimum: 1,
+          maximum: 4294967294,
+          default: 65534,
+          description: 'group hooks run as when Bosun runs as root',
+        }),
+        limits: Type.Object(
+          {
+            cpuSeconds: Type.Integer({
+              minimum: 1,
+              default: 300,
+              description: 'CPU time of a hook (RLIMIT_CPU)',
+            }),
+            memoryMb: Type.Integer({
+              minimum: 64,
+              default: 4096,
+              description: 'address space of each hook process (RLIMIT_AS)',
+            }),
+            processes: Type.Integer({
+              minimum: 4,
+              default: 256,
+              description: 'processes of the hook user (RLIMIT_NPROC)',
+            }),
+            fileSizeMb: Type.Integer({
+              minimum: 1,
+              default: 64,
+              description: 'largest file a hook writes (RLIMIT_FSIZE)',
+            }),
+            tmpMb: Type.Integer({
+              minimum: 1,
+              default: 256,
+              description: 'size of the private /tmp of a hook',
+            }),
+            outputBytes: Type.Integer({
+              minimum: 1024,
+              default: 1048576,
+              description: 'stdout and stderr kept from a hook (each); a longer answer is refused',
+            }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    vims: Type.Record(
+      Type.String({ minLength: 1 }),
+      Type.Object(
+        {
+          exposeCredentialsToHooks: Type.Boolean({
+            default: false,
+            description: "give hooks this VIM's credentials in their vimConnectionInfo",
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        default: {},
+        description:
+          'per registered VIM (by id): { exposeCredentialsToHooks: true } gives hooks its credentials',
+      },
+    ),
     security: Type.Object(
       {
         encryptionKey: secret(

@@ -19,6 +19,23 @@ export function createEngineDeps(deps: {
 }): EngineDeps {
   const { config, db, box, blobs, logger } = deps;
   const drivers = createInfraDrivers({ db, config });
+  const { limits, ...hookConfig } = config.hooks;
+  const hooks = new HookRunner({
+    blobs,
+    settings: {
+      policy: hookConfig.policy,
+      allowList: hookConfig.allowList,
+      sandbox: { network: hookConfig.network, uid: hookConfig.uid, gid: hookConfig.gid, limits },
+      timeoutMs: config.lcm.hookTimeoutMs,
+      outputBytes: limits.outputBytes,
+    },
+  });
+  // Said once at start: hooks would fail until the host can make the sandbox.
+  if (hookConfig.policy !== 'disabled') {
+    void hooks.checkSandbox().then((check) => {
+      if (!check.ok) logger.error({ reason: check.reason }, 'package hooks cannot run on this host');
+    });
+  }
   return {
     config,
     db,
@@ -26,6 +43,6 @@ export function createEngineDeps(deps: {
     logger,
     vims: createVimAccess({ db, box, config, drivers }),
     nfvo: new LocalNfvo(),
-    hooks: new HookRunner({ blobs, timeoutMs: config.lcm.hookTimeoutMs }),
+    hooks,
   };
 }

@@ -13,13 +13,21 @@ import type {
   OperationContext,
   ResourceChanges,
 } from '../drivers/infra/contract.ts';
+import { splitSecrets } from '../drivers/infra/vim-connection.ts';
+import {
+  HOOK_CONTRACT_VERSION,
+  type HookOutput,
+  type HookVimConnection,
+  type HookVnfInstance,
+} from '../drivers/mgmt/hook-contract.ts';
+import { HookError } from '../drivers/mgmt/hook-runner.ts';
 import { buildGrantRequest } from '../grant/grant-request.ts';
 import type { Grant, GrantRequest } from '../grant/types.ts';
 import { ApiError } from '../http/sol013/problem.ts';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
-import type { EngineDeps } from './engine-deps.ts';
+import type { EngineDeps, ResolvedVim } from './engine-deps.ts';
 import { CancelledError, LeaseLost, problemOf } from './errors.ts';
-import { mergeRecord } from './merge-patch.ts';
+import { keepVnfcMetadata, vnfcAnswerProblem, withHookChanges } from './hook-changes.ts';
 import type { CancelMode, OpOccRecord, StoredVimConnection, VnfInstanceRecord } from './model.ts';
 import type { LcmPackage, OperationDef, Params, Planned } from './operation-def.ts';
 import { OPERATION_DEFS } from './operations/index.ts';
@@ -232,9 +240,10 @@ async function enterProcessing(run: Run): Promise<void> {
 
 const STEP_RUN: Readonly<Record<StepName, (run: Run) => Promise<unknown>>> = {
   grant: grantStep,
-  'start-hook': (run) => hookStep(run, (HOOK_OF['start-hook'] as (p: string) => string)(run.def.hook)),
+  'start-hook': (run) =>
+    hookStep(run, (HOOK_OF['start-hook'] as (p: string) => string)(run.def.hook), 'start'),
   infra: infraStep,
-  'end-hook': (run) => hookStep(run, (HOOK_OF['end-hook'] as (p: string) => string)(run.def.hook)),
+  'end-hook': (run) => hookStep(run, (HOOK_OF['end-hook'] as (p: string) => string)(run.def.hook), 'end'),
 };
 
 function storedVims(run: Run): Record<string, StoredVimConnection> {
@@ -342,32 +351,96 @@ async function infraStep(run: Run): Promise<DriverResult> {
   return (run.def.infra as NonNullable<OperationDef['infra']>)(driver, ctx, out.planned.driverPlan);
 }
 
-async function hookStep(run: Run, hook: string): Promise<unknown> {
+/**
+ * Which instance a hook sees: `_start` hooks the instance before the operation, `_end` hooks the
+ * one the VIM work left (with the start hook's answer), `_rollback_start` the one the failed
+ * operation left, `_rollback_end` the one before the operation (what the rollback restores).
+ */
+type HookPhase = 'start' | 'end' | 'rollback-start' | 'rollback-end';
+
+/** What a hook step records: the hook's answer, applied when the operation completes. */
+interface HookStepOutput {
+  hook: string;
+  output: HookOutput;
+  durationMs: number;
+}
+
+const hookOutputOf = (progress: Progress, step: 'start-hook' | 'end-hook') =>
+  (progress.outputs[step] as HookStepOutput | undefined)?.output;
+
+function hookPhaseInstance(run: Run, phase: HookPhase): VnfInstanceRecord {
+  const infraDone = run.progress.outputs.infra !== undefined;
+  if (phase === 'end' || (phase === 'rollback-start' && infraDone)) {
+    const after = appliedInstance(run.def, run.instance, run.opOcc, run.progress, run.target).instance;
+    return phase === 'end' ? withHookChanges(after, [hookOutputOf(run.progress, 'start-hook')]) : after;
+  }
+  return run.instance;
+}
+
+/**
+ * The VIM connections a hook is given: the stored ones without anything sealed, and the one the
+ * operation works with completed from the registry, its credentials only when the operator set
+ * `vims.<id>.exposeCredentialsToHooks`.
+ */
+async function hookVims(run: Run): Promise<Record<string, HookVimConnection>> {
+  const stored = (run.progress.outputs.grant as GrantOutput | undefined)?.vim.stored ?? storedVims(run);
+  const out: Record<string, HookVimConnection> = withoutSealed(stored);
+  let resolved: ResolvedVim;
+  try {
+    resolved = await run.deps.vims.resolve(run.instance.projectId, stored);
+  } catch (err) {
+    if (err instanceof ApiError) return out; // No VIM to describe (e.g. MODIFY_INFO without one).
+    throw err;
+  }
+  const { id, accessInfo, interfaceInfo, ...connection } = resolved.connection;
+  const expose = run.deps.config.vims[connection.vimId ?? '']?.exposeCredentialsToHooks === true;
+  out[id] = {
+    ...connection,
+    ...(interfaceInfo ? { interfaceInfo: expose ? interfaceInfo : splitSecrets(interfaceInfo).public } : {}),
+    ...(expose && accessInfo ? { accessInfo } : {}),
+  };
+  return out;
+}
+
+async function hookStep(run: Run, hook: string, phase: HookPhase): Promise<HookStepOutput | undefined> {
   if (!run.flavour) return undefined;
+  const change = run.opOcc.operation === 'CHANGE_VNFPKG';
+  const vnfInstance = hookInstance(hookPhaseInstance(run, phase));
+  const infra = run.progress.outputs.infra as DriverResult | undefined;
+  const startOutput = phase === 'end' ? hookOutputOf(run.progress, 'start-hook') : undefined;
   const outcome = await run.deps.hooks.run({
     hook,
     flavour: run.flavour,
-    vnfPkgId: run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.id : run.pkg.id,
+    vnfPkgId: change ? run.target.id : run.pkg.id,
     signal: run.control.signal,
     input: {
+      contractVersion: HOOK_CONTRACT_VERSION,
       operation: hook,
+      lcmOperation: run.opOcc.operation,
+      vnfLcmOpOccId: run.opOcc.id,
       request: run.opOcc.operationParams,
-      vnfInstance: hookInstance(run.instance),
-      ...(run.grantRequest ? { grantRequest: run.grantRequest } : {}),
-      ...(run.grant ? { grant: run.grant } : {}),
+      vnfInstance,
+      ...(run.grantRequest ? { grantRequest: run.grantRequest as unknown as Record<string, unknown> } : {}),
+      ...(run.grant ? { grant: run.grant as unknown as Record<string, unknown> } : {}),
       vnfd: {
-        vnfdId: run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.vnfdId : run.pkg.vnfdId,
-        vnfPkgId: run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.id : run.pkg.id,
+        vnfdId: change ? run.target.vnfdId : run.pkg.vnfdId,
+        vnfPkgId: change ? run.target.id : run.pkg.id,
         flavourId: run.flavour.flavourId,
         flavour: run.flavour,
       },
+      vimConnectionInfo: await hookVims(run),
+      ...(phase !== 'start' && infra ? { resourceChanges: infra.changes } : {}),
+      ...(startOutput ? { startHookOutput: startOutput } : {}),
     },
   });
-  return outcome.ran ? { hook, output: outcome.output, durationMs: outcome.durationMs } : undefined;
+  if (!outcome.ran) return undefined;
+  const problem = vnfcAnswerProblem(outcome.output, vnfInstance);
+  if (problem) throw new HookError(hook, `Hook ${hook}: ${problem}.`, { hook });
+  return { hook, output: outcome.output, durationMs: outcome.durationMs };
 }
 
-/** The instance as hooks see it: the stored record without sealed credentials. */
-function hookInstance(instance: VnfInstanceRecord): Record<string, unknown> {
+/** The instance as hooks see it: the record without its lock and without sealed credentials. */
+function hookInstance(instance: VnfInstanceRecord): HookVnfInstance {
   const { busyOpOccId: _b, ...rest } = instance;
   return { ...rest, vimConnectionInfo: withoutSealed(instance.vimConnectionInfo) };
 }
@@ -388,7 +461,7 @@ export function appliedInstance(
       instance.vimConnectionInfo,
       facts.vimConnectionInfo as Record<string, StoredVimConnection | null> | undefined,
     );
-  return def.apply({
+  const applied = def.apply({
     instance,
     params: opOcc.operationParams,
     planned: grantOut?.planned ?? { delta: {}, driverPlan: undefined },
@@ -396,30 +469,18 @@ export function appliedInstance(
     target,
     vimConnectionInfo,
   });
-}
-
-/**
- * What the hooks answered about the instance: `{"vnfInstance": {"metadata": …, "extensions": …,
- * "vnfConfigurableProperties": …}}` on stdout is merge-patched into the instance (start hook first).
- */
-function withHookChanges(instance: VnfInstanceRecord, progress: Progress): VnfInstanceRecord {
-  let out = instance;
-  for (const step of ['start-hook', 'end-hook'] as const) {
-    const answer = (
-      progress.outputs[step] as { output?: { vnfInstance?: Record<string, unknown> } } | undefined
-    )?.output?.vnfInstance;
-    if (!answer || typeof answer !== 'object') continue;
-    out = { ...out };
-    for (const key of ['metadata', 'extensions', 'vnfConfigurableProperties'] as const) {
-      if (answer[key] && typeof answer[key] === 'object') out[key] = mergeRecord(out[key], answer[key]);
-    }
-  }
-  return out;
+  return { ...applied, instance: keepVnfcMetadata(instance, applied.instance) };
 }
 
 async function complete(run: Run): Promise<void> {
   const done0 = appliedInstance(run.def, run.instance, run.opOcc, run.progress, run.target);
-  const applied = { ...done0, instance: withHookChanges(done0.instance, run.progress) };
+  const applied = {
+    ...done0,
+    instance: withHookChanges(done0.instance, [
+      hookOutputOf(run.progress, 'start-hook'),
+      hookOutputOf(run.progress, 'end-hook'),
+    ]),
+  };
   const result = run.progress.outputs.infra as DriverResult | undefined;
   const done = await transition(run.deps.db, run.store, {
     opOccId: run.opOcc.id,
@@ -515,7 +576,7 @@ async function rollback(run: Run): Promise<void> {
   try {
     if (progress.rollbackHooks.start !== 'done') {
       boundary(run);
-      await hookStep(run, ROLLBACK_HOOKS.start(def.hook));
+      await hookStep(run, ROLLBACK_HOOKS.start(def.hook), 'rollback-start');
       progress.rollbackHooks.start = 'done';
       await save(run);
     }
@@ -539,7 +600,7 @@ async function rollback(run: Run): Promise<void> {
     current = 'rollback-end-hook';
     if (progress.rollbackHooks.end !== 'done') {
       boundary(run);
-      await hookStep(run, ROLLBACK_HOOKS.end(def.hook));
+      await hookStep(run, ROLLBACK_HOOKS.end(def.hook), 'rollback-end');
       progress.rollbackHooks.end = 'done';
       await save(run);
     }

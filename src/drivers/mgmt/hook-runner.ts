@@ -1,37 +1,50 @@
 /**
  * Management-driver hooks: a VNFD flavour's Vnflcm interface operations (`instantiate_start`,
- * `scale_end`, `heal_rollback_start`, …) run as subprocesses around the infra work.
+ * `scale_end`, `heal_rollback_start`, …) run as subprocesses around the infra work, always in the
+ * sandbox (sandbox.ts) and only as the operator's policy allows (hook-policy.ts).
  *
- * The hook's artifact is copied out of the package zip into a private temp folder and made
- * executable; it runs by its shebang, else with the interpreter its artifact type or extension
- * names (Python → python3, shell → sh, JavaScript → node). It gets one JSON document on stdin
- * ({operation, request, vnfInstance, grantRequest, grant, vnfd}) and answers a JSON object on
- * stdout (empty output means `{}`); its `vnfInstance.metadata`, `.extensions` and
- * `.vnfConfigurableProperties` are merged into the instance when the operation completes. A
- * non-zero exit, a timeout, an abort (cancel) or output that is not a JSON object fail the hook
- * with its stderr/stdout excerpts.
+ * The hook's artifact is copied out of the package zip into a private folder (bound read-only at
+ * /hook); it runs by its shebang, else with the interpreter its artifact type or extension names
+ * (Python → python3, shell → sh, JavaScript → node), all as found inside the sandbox. It gets the
+ * hook contract's input (hook-contract.ts) as JSON on stdin and answers a JSON object on stdout
+ * (empty output means `{}`), checked against the contract. A non-zero exit, a limit, a timeout,
+ * an abort (cancel) or an answer that breaks the contract fail the hook with its stderr/stdout
+ * excerpts.
  */
-import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, open, rm } from 'node:fs/promises';
+import { constants } from 'node:os';
 import { basename, extname, join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { packageBlobKey } from '../../packages/package-record.ts';
 import type { BlobStore } from '../../store/blobs/blob-store.ts';
 import { openZipPackage } from '../../vnfd/csar/zip-reader.ts';
 import type { Flavour, LcmOperation } from '../../vnfd/model/vnfd.ts';
+import { HOOK_CONTRACT_VERSION, type HookInput, type HookOutput } from './hook-contract.ts';
+import { checkHookOutput } from './hook-output.ts';
+import { type HookPolicy, policyRefusal } from './hook-policy.ts';
+import {
+  checkSandbox,
+  hookFolder,
+  INSIDE,
+  SANDBOX_PATH,
+  type SandboxCheck,
+  type SandboxSettings,
+  sandboxArgs,
+  spawnSandbox,
+} from './sandbox.ts';
 
 const EXCERPT = 2048;
-const MAX_OUTPUT = 1 << 20;
 
-export interface HookInput {
-  operation: string;
-  request: unknown;
-  vnfInstance: unknown;
-  grantRequest?: unknown;
-  grant?: unknown;
-  vnfd: { vnfdId: string; vnfPkgId: string; flavourId: string; flavour: Flavour };
+export interface HookSettings {
+  policy: HookPolicy;
+  allowList: readonly string[];
+  sandbox: SandboxSettings;
+  timeoutMs: number;
+  /** stdout and stderr kept (each); a longer answer on stdout fails the hook. */
+  outputBytes: number;
 }
 
 export interface HookCall {
@@ -43,7 +56,7 @@ export interface HookCall {
   signal: AbortSignal;
 }
 
-export type HookOutcome = { ran: false } | { ran: true; output: Record<string, unknown>; durationMs: number };
+export type HookOutcome = { ran: false } | { ran: true; output: HookOutput; durationMs: number };
 
 export class HookError extends Error {
   readonly hook: string;
@@ -56,30 +69,19 @@ export class HookError extends Error {
   }
 }
 
-/**
- * The real python3 executable (resolved once: version-manager shims such as pyenv's cost half a
- * second per start), else `python3` from PATH.
- */
-let python: Promise<string> | undefined;
-function python3(): Promise<string> {
-  python ??= new Promise((resolve) => {
-    execFile('python3', ['-c', 'import sys; print(sys.executable)'], { timeout: 10000 }, (err, stdout) => {
-      const path = String(stdout ?? '').trim();
-      resolve(!err && path.startsWith('/') ? path : 'python3');
-    });
-  });
-  return python;
-}
-
-/** Interpreters by artifact type fragment or file extension, for scripts without a shebang. */
-const INTERPRETERS: readonly {
-  match: (type: string, ext: string) => boolean;
-  command: () => Promise<string[]>;
-}[] = [
-  { match: (t, e) => /python/i.test(t) || e === '.py', command: async () => [await python3()] },
-  { match: (t, e) => /bash|shell/i.test(t) || e === '.sh' || e === '.bash', command: async () => ['sh'] },
-  { match: (_t, e) => e === '.js' || e === '.mjs', command: async () => [process.execPath] },
+/** Interpreters (looked up on the sandbox's PATH) by artifact type or file extension, for scripts without a shebang. */
+const INTERPRETERS: readonly { match: (type: string, ext: string) => boolean; command: string }[] = [
+  { match: (t, e) => /python/i.test(t) || e === '.py', command: 'python3' },
+  { match: (t, e) => /bash|shell/i.test(t) || e === '.sh' || e === '.bash', command: 'sh' },
+  { match: (_t, e) => e === '.js' || e === '.mjs', command: 'node' },
 ];
+
+/** What a signal that ended a hook means, for the signals the limits send. */
+const SIGNAL_MEANING: Readonly<Record<string, string>> = {
+  SIGXCPU: 'used up its CPU time (hooks.limits.cpuSeconds)',
+  SIGXFSZ: 'wrote a file larger than hooks.limits.fileSizeMb',
+  SIGSEGV: 'crashed (SIGSEGV; hitting hooks.limits.memoryMb can look like this)',
+};
 
 /** The hook declared for `name` with an implementation artifact; undefined for none / a no-op. */
 export function findHook(flavour: Flavour, name: string): LcmOperation | undefined {
@@ -89,13 +91,37 @@ export function findHook(flavour: Flavour, name: string): LcmOperation | undefin
 
 const excerpt = (text: string) => (text.length > EXCERPT ? `…${text.slice(-EXCERPT)}` : text);
 
+/** How a hook ended, from bwrap's exit: bwrap reports a signal that killed the script as 128 + its number. */
+function endedHow(code: number | null, sig: NodeJS.Signals | null): string {
+  const signal =
+    sig ??
+    (code !== null && code > 128
+      ? Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0]
+      : undefined);
+  if (signal) return SIGNAL_MEANING[signal] ?? `was killed by ${signal}`;
+  return `exited with code ${code}`;
+}
+
 export class HookRunner {
   readonly #blobs: BlobStore;
-  readonly #timeoutMs: number;
+  readonly #settings: HookSettings;
+  #sandboxOk?: Promise<SandboxCheck>;
 
-  constructor(deps: { blobs: BlobStore; timeoutMs: number }) {
+  constructor(deps: { blobs: BlobStore; settings: HookSettings }) {
     this.#blobs = deps.blobs;
-    this.#timeoutMs = deps.timeoutMs;
+    this.#settings = deps.settings;
+  }
+
+  /** Whether hooks can run on this host (checked again while they cannot, so installing bwrap needs no restart). */
+  checkSandbox(): Promise<SandboxCheck> {
+    const known = this.#sandboxOk;
+    if (known) return known.then((c) => (c.ok ? c : this.#recheck()));
+    return this.#recheck();
+  }
+
+  #recheck(): Promise<SandboxCheck> {
+    this.#sandboxOk = checkSandbox(this.#settings.sandbox);
+    return this.#sandboxOk;
   }
 
   async run(call: HookCall): Promise<HookOutcome> {
@@ -108,21 +134,36 @@ export class HookRunner {
         { artifact: op.artifact.path },
       );
     }
-    const dir = await mkdtemp(join(tmpdir(), 'bosun-hook-'));
+    const artifact = op.artifact.path;
+    const facts = { hook: call.hook, artifact };
+    const folder = hookFolder(this.#settings.sandbox);
     try {
-      const file = join(dir, basename(op.artifact.path));
-      await this.#extract(call.vnfPkgId, op.artifact.path, file, call.hook);
-      await chmod(file, 0o700);
-      const command = await commandFor(file, op.artifact.type, call.hook);
+      const name = basename(artifact);
+      const file = join(folder.dir, name);
+      const sha256 = await this.#extract(call.vnfPkgId, artifact, file, call.hook);
+      const refused = policyRefusal(this.#settings.policy, this.#settings.allowList, {
+        hook: call.hook,
+        path: artifact,
+        sha256,
+      });
+      if (refused)
+        throw new HookError(call.hook, refused, { ...facts, sha256, policy: this.#settings.policy });
+      const check = await this.checkSandbox();
+      if (!check.ok)
+        throw new HookError(call.hook, `Hook ${call.hook} (${artifact}) cannot run: ${check.reason}`, facts);
+      await chmod(file, 0o500);
+      folder.own(file);
+      const command = await commandFor(file, `${INSIDE.hookDir}/${name}`, op.artifact.type, call.hook);
       const started = Date.now();
-      const output = await this.#exec(call.hook, op.artifact.path, command, dir, call.input, call.signal);
+      const output = await this.#exec(call.hook, artifact, command, folder.dir, call.input, call.signal);
       return { ran: true, output, durationMs: Date.now() - started };
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(folder.dir, { recursive: true, force: true });
     }
   }
 
-  async #extract(pkgId: string, path: string, target: string, hook: string): Promise<void> {
+  /** Copies the artifact out of the package; returns its SHA-256 (hex). */
+  async #extract(pkgId: string, path: string, target: string, hook: string): Promise<string> {
     const zip = await this.#blobs.localFile(packageBlobKey(pkgId));
     const opened = await openZipPackage(zip);
     if (!opened.files) throw new HookError(hook, `The package of hook ${hook} cannot be read.`);
@@ -132,7 +173,19 @@ export class HookRunner {
           artifact: path,
         });
       }
-      await pipeline(await opened.files.openStream(path), createWriteStream(target, { mode: 0o700 }));
+      const hash = createHash('sha256');
+      const hashing = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      await pipeline(
+        await opened.files.openStream(path),
+        hashing,
+        createWriteStream(target, { mode: 0o600 }),
+      );
+      return hash.digest('hex');
     } finally {
       await opened.files.close();
     }
@@ -142,43 +195,53 @@ export class HookRunner {
     hook: string,
     artifact: string,
     command: string[],
-    cwd: string,
+    hookDir: string,
     input: HookInput,
     signal: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<HookOutput> {
+    const { timeoutMs, outputBytes, sandbox } = this.#settings;
+    const env = {
+      PATH: SANDBOX_PATH,
+      HOME: INSIDE.tmp,
+      TMPDIR: INSIDE.tmp,
+      LANG: 'C.UTF-8',
+      BOSUN_HOOK: hook,
+      BOSUN_HOOK_CONTRACT_VERSION: HOOK_CONTRACT_VERSION,
+      BOSUN_HOOK_DIR: INSIDE.hookDir,
+    };
     return new Promise((resolve, reject) => {
-      const [file, ...args] = command;
-      const child = spawn(file, args, {
-        cwd,
-        detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, BOSUN_HOOK: hook },
-      });
+      const child = spawnSandbox(sandbox, sandboxArgs(sandbox, { hookDir, command, env }));
       let stdout = '';
       let stderr = '';
       let killedFor: string | undefined;
       const kill = (why: string) => {
         if (killedFor || child.exitCode !== null) return;
         killedFor = why;
+        // bwrap leads its own process group; when it dies, the sandbox's pid 1 and with it every
+        // process inside are killed (--die-with-parent, pid namespace).
         try {
           if (child.pid) process.kill(-child.pid, 'SIGKILL');
         } catch {
           child.kill('SIGKILL');
         }
       };
-      const timer = setTimeout(() => kill(`timed out after ${this.#timeoutMs} ms`), this.#timeoutMs);
+      const timer = setTimeout(() => kill(`timed out after ${timeoutMs} ms`), timeoutMs);
       const onAbort = () => kill('was cancelled');
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) onAbort();
       const facts = () => ({ hook, artifact, stdout: excerpt(stdout), stderr: excerpt(stderr) });
-      child.stdout.on('data', (c: Buffer) => {
-        if (stdout.length < MAX_OUTPUT) stdout += c.toString('utf8');
+      child.stdout?.on('data', (c: Buffer) => {
+        stdout += c.toString('utf8');
+        if (stdout.length > outputBytes) {
+          stdout = stdout.slice(0, outputBytes);
+          kill(`wrote more than ${outputBytes} bytes on stdout (hooks.limits.outputBytes)`);
+        }
       });
-      child.stderr.on('data', (c: Buffer) => {
-        if (stderr.length < MAX_OUTPUT) stderr += c.toString('utf8');
+      child.stderr?.on('data', (c: Buffer) => {
+        if (stderr.length < outputBytes) stderr += c.toString('utf8');
       });
-      child.stdin.on('error', () => {});
-      child.stdin.end(JSON.stringify(input));
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(JSON.stringify(input));
       child.once('error', (err) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
@@ -188,36 +251,21 @@ export class HookRunner {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         const tail = (stderr.trim() || stdout.trim()).slice(-EXCERPT);
-        if (killedFor) {
-          reject(
-            new HookError(
-              hook,
-              `Hook ${hook} (${artifact}) ${killedFor}${tail ? `: ${tail}` : '.'}`,
-              facts(),
-            ),
-          );
-          return;
-        }
-        if (code !== 0) {
-          const how = code === null ? `was killed by ${sig}` : `exited with code ${code}`;
+        const fail = (how: string, extra: Record<string, unknown> = {}) =>
           reject(
             new HookError(hook, `Hook ${hook} (${artifact}) ${how}${tail ? `: ${tail}` : '.'}`, {
               ...facts(),
-              exitCode: code,
+              ...extra,
             }),
           );
-          return;
-        }
+        if (killedFor) return fail(killedFor);
+        if (code !== 0) return fail(endedHow(code, sig), { exitCode: code });
         const text = stdout.trim();
-        if (text === '') {
-          resolve({});
-          return;
-        }
+        let parsed: unknown = {};
         try {
-          const parsed = JSON.parse(text) as unknown;
+          if (text !== '') parsed = JSON.parse(text);
           if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
             throw new Error('not an object');
-          resolve(parsed as Record<string, unknown>);
         } catch {
           reject(
             new HookError(
@@ -226,18 +274,26 @@ export class HookRunner {
               facts(),
             ),
           );
+          return;
         }
+        const checked = checkHookOutput(parsed);
+        if ('problem' in checked) {
+          reject(new HookError(hook, `Hook ${hook} (${artifact}): ${checked.problem}.`, facts()));
+          return;
+        }
+        resolve(checked.output);
       });
     });
   }
 }
 
-async function commandFor(file: string, type: string, hook: string): Promise<string[]> {
+/** The command inside the sandbox: the script itself when it has a shebang, else its interpreter and it. */
+async function commandFor(file: string, inside: string, type: string, hook: string): Promise<string[]> {
   const handle = await open(file, 'r');
   try {
     const head = Buffer.alloc(2);
     await handle.read(head, 0, 2, 0);
-    if (head.toString('latin1') === '#!') return [file];
+    if (head.toString('latin1') === '#!') return [inside];
   } finally {
     await handle.close();
   }
@@ -249,5 +305,5 @@ async function commandFor(file: string, type: string, hook: string): Promise<str
       `Hook ${hook}: no interpreter for ${basename(file)} (${type}); give the script a shebang line.`,
     );
   }
-  return [...(await found.command()), file];
+  return [found.command, inside];
 }
