@@ -148,7 +148,8 @@ export function sandboxArgs(
     INSIDE.tmp,
     '--',
     '/usr/bin/prlimit',
-    `--cpu=${limits.cpuSeconds}`,
+    // SIGXCPU at the limit (the hook can tell), SIGKILL a second later.
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     `--as=${limits.memoryMb * MIB}`,
     `--nproc=${limits.processes}`,
     `--fsize=${limits.fileSizeMb * MIB}`,

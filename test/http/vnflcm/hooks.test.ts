@@ -8,10 +8,8 @@
  * to the instance as it was.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { HookInput } from '../../../src/drivers/mgmt/hook-contract.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -21,24 +19,30 @@ import {
   getInstance,
   H,
   INSTANTIATE,
+  type Instance,
   MAIN_SAMPLE,
   runTask,
   startTask,
   V2,
   waitOpOcc,
 } from './lcm-support.ts';
+import { type HookPeer, PEER_PY, startHookPeer } from './hook-peer.ts';
 import { sampleVariant } from './sample-package.ts';
 
-/** No shebang: run with python3 by the artifact type. Driven by request.additionalParams / metadata. */
+/**
+ * No shebang: run with python3 by the artifact type. Driven by request.additionalParams (or the
+ * PATCH's metadata): reports to the test's peer under `key`, fails, sleeps or answers as asked.
+ */
 const SCRIPT = `import json, os, sys, time
+${PEER_PY}
 data = json.load(sys.stdin)
 op = data['operation']
 req = data.get('request') or {}
 p = req.get('additionalParams') or req.get('metadata') or {}
-if p.get('hookLog'):
-    with open(p['hookLog'], 'a') as f:
-        f.write(op + ' ' + ('grant' if 'grant' in data else 'nogrant') + '\\n')
-if op in p.get('failHooks', []) and not (p.get('fixFile') and os.path.exists(p['fixFile'])):
+key = p.get('key')
+if key:
+    peer_call(p, '/calls/' + key, {'op': op, 'grant': 'grant' in data, 'input': data, 'env': dict(os.environ)})
+if op in p.get('failHooks', []) and not (key and peer_call(p, '/fixed/' + key) == 'yes'):
     sys.stderr.write('hook %s failed on purpose\\n' % op)
     sys.exit(3)
 if op in p.get('sleepHooks', []):
@@ -46,14 +50,32 @@ if op in p.get('sleepHooks', []):
 if p.get('badOutput') == op:
     print('this is not JSON')
     sys.exit(0)
+answer = (p.get('answers') or {}).get(op)
+if answer is not None:
+    vnfcs = (data['vnfInstance'].get('instantiatedVnfInfo') or {}).get('vnfcResourceInfo') or []
+    print(json.dumps(answer).replace('$VNFC0', vnfcs[0]['id'] if vnfcs else 'none'))
+    sys.exit(0)
 print(json.dumps({'vnfInstance': {'metadata': {'hook_' + op: data['vnfd']['flavourId'] + '/' + data['vnfInstance']['id']}}}))
 `;
 
-const ROLLBACK_HOOKS = `          instantiate_rollback_start:
+const MORE_HOOKS = `          instantiate_rollback_start:
             implementation: sample-script
           instantiate_rollback_end:
             implementation: sample-script
+          heal_end:
+            implementation: sample-script
 `;
+
+/** What the test reads of a hook's input (hook-contract.ts HookInput). */
+type HookInputSeen = Pick<
+  HookInput,
+  | 'contractVersion'
+  | 'lcmOperation'
+  | 'vnfLcmOpOccId'
+  | 'resourceChanges'
+  | 'startHookOutput'
+  | 'vimConnectionInfo'
+> & { vnfInstance: Instance & { metadata: Record<string, unknown> } };
 
 const SAMPLE_VNFD_ID = 'f1f6002c-6e73-5d15-aa56-7f33b3e1df21';
 
@@ -61,7 +83,7 @@ for (const dialect of DIALECTS) {
   describe(`management-driver hooks (${dialect})`, () => {
     let server: TestServer;
     let vnfdId: string;
-    let dir: string;
+    let peer: HookPeer;
     before(async () => {
       server = await startTestServer(dialect, {
         config: {
@@ -77,18 +99,23 @@ for (const dialect of DIALECTS) {
           'Definitions/v2_sample3_df_simple.yaml': (text) =>
             text.replace(
               '          instantiate_end:\n            implementation: sample-script\n',
-              `          instantiate_end:\n            implementation: sample-script\n${ROLLBACK_HOOKS}`,
+              `          instantiate_end:\n            implementation: sample-script\n${MORE_HOOKS}`,
             ),
         },
       });
       const pkg = await onboard(server.url, variant.zip);
       assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));
       vnfdId = variant.vnfdId;
-      dir = mkdtempSync(join(tmpdir(), 'bosun-hooks-'));
+      peer = await startHookPeer();
     });
-    after(() => server.close());
+    after(async () => {
+      await server.close();
+      await peer.close();
+    });
 
-    const logOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : []);
+    /** What ran under `key`: hook name and whether it had the grant. */
+    const logOf = (key: string) => peer.calls(key).map((c) => `${c.op} ${c.grant ? 'grant' : 'nogrant'}`);
+    const params = (key: string, more: object = {}) => ({ key, peer: peer.url, ...more });
     const servers = async (instanceId: string) =>
       (await http<unknown[]>(server.url, 'GET', `/bosun/v1/sim/servers?instanceId=${instanceId}`)).body
         .length;
@@ -99,11 +126,11 @@ for (const dialect of DIALECTS) {
       });
 
     test('hooks run around the infra work with the grant; their answer merges into the instance', async () => {
-      const log = join(dir, 'ok.log');
+      const log = 'ok';
       const inst = await createInstance(server.url, vnfdId);
       const op = await runTask(server.url, inst.id, 'instantiate', {
         ...INSTANTIATE,
-        additionalParams: { hookLog: log },
+        additionalParams: params(log),
       });
       assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
       assert.deepEqual(logOf(log), ['instantiate_start grant', 'instantiate_end grant']);
@@ -112,19 +139,18 @@ for (const dialect of DIALECTS) {
       assert.equal(now.metadata?.hook_instantiate_end, `simple/${inst.id}`);
       const term = await runTask(server.url, inst.id, 'terminate', {
         terminationType: 'FORCEFUL',
-        additionalParams: { hookLog: log },
+        additionalParams: params(log),
       });
       assert.equal(term.operationState, 'COMPLETED');
       assert.deepEqual(logOf(log).slice(2), ['terminate_start grant', 'terminate_end grant']);
     });
 
     test('a failing start hook: FAILED_TEMP with its stderr, nothing built; retry re-runs it', async () => {
-      const log = join(dir, 'fail.log');
-      const fix = join(dir, 'fixed');
+      const log = 'fail';
       const inst = await createInstance(server.url, vnfdId);
       const failed = await runTask(server.url, inst.id, 'instantiate', {
         ...INSTANTIATE,
-        additionalParams: { hookLog: log, failHooks: ['instantiate_start'], fixFile: fix },
+        additionalParams: params(log, { failHooks: ['instantiate_start'] }),
       });
       assert.equal(failed.operationState, 'FAILED_TEMP');
       assert.equal(failed.error?.status, 422);
@@ -136,7 +162,7 @@ for (const dialect of DIALECTS) {
         /instantiate_start \(Scripts\/sample_script\.py\) exited with code 3: hook instantiate_start failed on purpose/,
       );
       assert.equal(await servers(inst.id), 0);
-      writeFileSync(fix, 'ok');
+      peer.fix(log);
       assert.equal((await opTask(failed.id, 'retry')).status, 202);
       const done = await waitOpOcc(server.url, failed.id);
       assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
@@ -149,11 +175,11 @@ for (const dialect of DIALECTS) {
     });
 
     test('a failing end hook, then rollback: the rollback hooks run around the removal', async () => {
-      const log = join(dir, 'rollback.log');
+      const log = 'rollback';
       const inst = await createInstance(server.url, vnfdId);
       const failed = await runTask(server.url, inst.id, 'instantiate', {
         ...INSTANTIATE,
-        additionalParams: { hookLog: log, failHooks: ['instantiate_end'] },
+        additionalParams: params(log, { failHooks: ['instantiate_end'] }),
       });
       assert.equal(failed.operationState, 'FAILED_TEMP');
       assert.equal(failed.error?.step, 'end-hook');
@@ -224,6 +250,123 @@ for (const dialect of DIALECTS) {
       assert.equal(killed.operationState, 'FAILED_TEMP');
       assert.equal(killed.error?.step, 'start-hook');
       assert.match(killed.error?.detail ?? '', /cancelled/);
+    });
+
+    test('the contract: _start hooks see the instance before the VIM work, _end hooks after it', async () => {
+      const key = 'contract';
+      const startAnswer = { vnfInstance: { metadata: { phase: 'start' } } };
+      const inst = await createInstance(server.url, vnfdId);
+      const op = await runTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: params(key, { answers: { instantiate_start: startAnswer } }),
+      });
+      assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
+      const now = await getInstance(server.url, inst.id);
+      const vnfcIds = (now.instantiatedVnfInfo?.vnfcResourceInfo ?? []).map((v) => v.id).sort();
+      assert.equal(vnfcIds.length, 2);
+      const [start, end] = peer.calls(key) as { op: string; input: HookInputSeen; env: object }[];
+      assert.equal(start.op, 'instantiate_start');
+      assert.equal(start.input.contractVersion, '1.0');
+      assert.equal(start.input.lcmOperation, 'INSTANTIATE');
+      assert.equal(start.input.vnfLcmOpOccId, op.id);
+      assert.equal(start.input.vnfInstance.instantiationState, 'NOT_INSTANTIATED');
+      assert.equal(start.input.resourceChanges, undefined);
+      assert.deepEqual(Object.keys(start.env).sort(), [
+        'BOSUN_HOOK',
+        'BOSUN_HOOK_CONTRACT_VERSION',
+        'BOSUN_HOOK_DIR',
+        'HOME',
+        'LANG',
+        'PATH',
+        'PWD',
+        'TMPDIR',
+      ]);
+      const vims = Object.values(start.input.vimConnectionInfo);
+      assert.equal(vims.length, 1);
+      assert.equal(vims[0].vimType, 'BOSUN.SIM.V1');
+      assert.equal(vims[0].accessInfo, undefined);
+      assert.equal(end.op, 'instantiate_end');
+      assert.equal(end.input.vnfInstance.instantiationState, 'INSTANTIATED');
+      assert.deepEqual(
+        end.input.vnfInstance.instantiatedVnfInfo?.vnfcResourceInfo?.map((v) => v.id).sort(),
+        vnfcIds,
+      );
+      assert.deepEqual(
+        end.input.resourceChanges?.affectedVnfcs.map((v) => `${v.id} ${v.changeType}`).sort(),
+        vnfcIds.map((id) => `${id} ADDED`),
+      );
+      assert.deepEqual(end.input.startHookOutput, startAnswer);
+      assert.equal(end.input.vnfInstance.metadata.phase, 'start');
+      assert.equal(now.metadata?.phase, 'start');
+    });
+
+    test('hooks write VNFC metadata; it outlives later operations and heal_end sees the new server', async () => {
+      const inst = await createInstance(server.url, vnfdId);
+      const hostname = { vnfcResourceInfo: [{ id: '$VNFC0', metadata: { hostname: 'node-0' } }] };
+      const op = await runTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: params('vnfc', { answers: { instantiate_end: hostname } }),
+      });
+      assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
+      const vnfcOf = async () => {
+        const info = (await getInstance(server.url, inst.id)).instantiatedVnfInfo;
+        const named = info?.vnfcResourceInfo?.find((v) => v.metadata?.hostname === 'node-0');
+        assert.ok(named, JSON.stringify(info?.vnfcResourceInfo));
+        return { vnfc: named, info };
+      };
+      const first = await vnfcOf();
+      assert.ok(first.vnfc.metadata?.host, 'the driver keys stay');
+      const scaled = await runTask(server.url, inst.id, 'scale', {
+        type: 'SCALE_OUT',
+        aspectId: 'VDU1_scale',
+        numberOfSteps: 1,
+      });
+      assert.equal(scaled.operationState, 'COMPLETED', JSON.stringify(scaled.error));
+      assert.equal((await vnfcOf()).vnfc.id, first.vnfc.id);
+      const vnfcInfo = first.info?.vnfcInfo?.find((c) => c.vnfcResourceInfoId === first.vnfc.id);
+      const healed = await runTask(server.url, inst.id, 'heal', {
+        vnfcInstanceId: [vnfcInfo?.id],
+        additionalParams: params('heal'),
+      });
+      assert.equal(healed.operationState, 'COMPLETED', JSON.stringify(healed.error));
+      const [healEnd] = peer.calls('heal') as { op: string; input: HookInputSeen }[];
+      assert.equal(healEnd.op, 'heal_end');
+      const seen = healEnd.input.vnfInstance.instantiatedVnfInfo?.vnfcResourceInfo?.find(
+        (v) => v.id === first.vnfc.id,
+      );
+      assert.notEqual(seen?.computeResource.resourceId, first.vnfc.computeResource.resourceId);
+      assert.equal(seen?.metadata?.hostname, 'node-0');
+      assert.equal((await vnfcOf()).vnfc.computeResource.resourceId, seen?.computeResource.resourceId);
+    });
+
+    test('an answer naming an unknown VNFC, or a VNFC key the VIM driver owns, fails the hook', async () => {
+      const unknown = await runTask(
+        server.url,
+        (await createInstance(server.url, vnfdId)).id,
+        'instantiate',
+        {
+          ...INSTANTIATE,
+          additionalParams: params('unknown', {
+            answers: { instantiate_end: { vnfcResourceInfo: [{ id: 'no-such-vnfc', metadata: { a: 1 } }] } },
+          }),
+        },
+      );
+      assert.equal(unknown.operationState, 'FAILED_TEMP');
+      assert.equal(unknown.error?.step, 'end-hook');
+      assert.match(
+        unknown.error?.detail ?? '',
+        /Hook instantiate_end: its answer names VNFCs the instance does not have: no-such-vnfc \(vnfcResourceInfo ids it was given: /,
+      );
+      const owned = await runTask(server.url, (await createInstance(server.url, vnfdId)).id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: params('owned', {
+          answers: {
+            instantiate_end: { vnfcResourceInfo: [{ id: '$VNFC0', metadata: { host: 'elsewhere' } }] },
+          },
+        }),
+      });
+      assert.equal(owned.operationState, 'FAILED_TEMP');
+      assert.match(owned.error?.detail ?? '', /changes VNFC metadata the VIM driver owns: host/);
     });
 
     test('a failed MODIFY_INFO rolls back to the instance as it was', async () => {
