@@ -14,6 +14,7 @@ import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { onboard } from '../vnfpkgm/support.ts';
+import { type HookPeer, PEER_PY, startHookPeer } from './hook-peer.ts';
 import {
   createInstance,
   getInstance,
@@ -26,7 +27,6 @@ import {
   V2,
   waitOpOcc,
 } from './lcm-support.ts';
-import { type HookPeer, PEER_PY, startHookPeer } from './hook-peer.ts';
 import { sampleVariant } from './sample-package.ts';
 
 /**
