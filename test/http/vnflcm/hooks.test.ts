@@ -14,57 +14,18 @@ import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { onboard } from '../vnfpkgm/support.ts';
-import { type HookPeer, PEER_PY, startHookPeer } from './hook-peer.ts';
+import { type HookPeer, hookPackage, startHookPeer } from './hook-package.ts';
 import {
   createInstance,
   getInstance,
   H,
   INSTANTIATE,
   type Instance,
-  MAIN_SAMPLE,
   runTask,
   startTask,
   V2,
   waitOpOcc,
 } from './lcm-support.ts';
-import { sampleVariant } from './sample-package.ts';
-
-/**
- * No shebang: run with python3 by the artifact type. Driven by request.additionalParams (or the
- * PATCH's metadata): reports to the test's peer under `key`, fails, sleeps or answers as asked.
- */
-const SCRIPT = `import json, os, sys, time
-${PEER_PY}
-data = json.load(sys.stdin)
-op = data['operation']
-req = data.get('request') or {}
-p = req.get('additionalParams') or req.get('metadata') or {}
-key = p.get('key')
-if key:
-    peer_call(p, '/calls/' + key, {'op': op, 'grant': 'grant' in data, 'input': data, 'env': dict(os.environ)})
-if op in p.get('failHooks', []) and not (key and peer_call(p, '/fixed/' + key) == 'yes'):
-    sys.stderr.write('hook %s failed on purpose\\n' % op)
-    sys.exit(3)
-if op in p.get('sleepHooks', []):
-    time.sleep(p.get('sleepSeconds', 1))
-if p.get('badOutput') == op:
-    print('this is not JSON')
-    sys.exit(0)
-answer = (p.get('answers') or {}).get(op)
-if answer is not None:
-    vnfcs = (data['vnfInstance'].get('instantiatedVnfInfo') or {}).get('vnfcResourceInfo') or []
-    print(json.dumps(answer).replace('$VNFC0', vnfcs[0]['id'] if vnfcs else 'none'))
-    sys.exit(0)
-print(json.dumps({'vnfInstance': {'metadata': {'hook_' + op: data['vnfd']['flavourId'] + '/' + data['vnfInstance']['id']}}}))
-`;
-
-const MORE_HOOKS = `          instantiate_rollback_start:
-            implementation: sample-script
-          instantiate_rollback_end:
-            implementation: sample-script
-          heal_end:
-            implementation: sample-script
-`;
 
 /** What the test reads of a hook's input (hook-contract.ts HookInput). */
 type HookInputSeen = Pick<
@@ -76,8 +37,6 @@ type HookInputSeen = Pick<
   | 'startHookOutput'
   | 'vimConnectionInfo'
 > & { vnfInstance: Instance & { metadata: Record<string, unknown> } };
-
-const SAMPLE_VNFD_ID = 'f1f6002c-6e73-5d15-aa56-7f33b3e1df21';
 
 for (const dialect of DIALECTS) {
   describe(`management-driver hooks (${dialect})`, () => {
@@ -92,17 +51,7 @@ for (const dialect of DIALECTS) {
           lcm: { hookTimeoutMs: 3000 },
         },
       });
-      const variant = await sampleVariant(MAIN_SAMPLE, {
-        vnfdId: SAMPLE_VNFD_ID,
-        files: { 'Scripts/sample_script.py': SCRIPT },
-        edit: {
-          'Definitions/v2_sample3_df_simple.yaml': (text) =>
-            text.replace(
-              '          instantiate_end:\n            implementation: sample-script\n',
-              `          instantiate_end:\n            implementation: sample-script\n${MORE_HOOKS}`,
-            ),
-        },
-      });
+      const variant = await hookPackage();
       const pkg = await onboard(server.url, variant.zip);
       assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));
       vnfdId = variant.vnfdId;
