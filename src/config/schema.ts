@@ -347,13 +347,13 @@ export const ConfigSchema = Type.Object(
             }),
             memoryMb: Type.Integer({
               minimum: 64,
-              default: 4096,
+              default: 2048,
               description: 'address space of each hook process (RLIMIT_AS)',
             }),
             processes: Type.Integer({
               minimum: 4,
               default: 256,
-              description: 'processes of the hook user (RLIMIT_NPROC)',
+              description: 'processes of one hook (RLIMIT_NPROC, counted per sandbox)',
             }),
             fileSizeMb: Type.Integer({
               minimum: 1,
