@@ -5,70 +5,67 @@
  * exactly once.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import { onboard } from '../vnfpkgm/support.ts';
-import { createInstance, INSTANTIATE, MAIN_SAMPLE, startTask, waitOpOcc } from './lcm-support.ts';
-import { kill9, newEnv, serve, stop } from './processes.ts';
-import { sampleVariant } from './sample-package.ts';
+import { hookPackage, PEER_PY, startHookPeer } from './hook-package.ts';
+import { createInstance, INSTANTIATE, startTask, waitOpOcc } from './lcm-support.ts';
+import { kill9, newEnv, type Served, serve, stop } from './processes.ts';
 
-/** Logs `<hook> <op occ id> <worker pid>` and takes a little time, so that one worker cannot take everything. */
+/** Reports each run to the peer under its op occ and takes a little time, so that one worker cannot take everything. */
 const SCRIPT = `import json, os, sys, time
+${PEER_PY}
 data = json.load(sys.stdin)
 p = (data.get('request') or {}).get('additionalParams') or {}
-with open(p['hookLog'], 'a') as f:
-    f.write('%s %s %d\\n' % (data['operation'], data['grantRequest']['vnfLcmOpOccId'], os.getppid()))
+peer_call(p, '/calls/' + data['vnfLcmOpOccId'], {'op': data['operation']})
 time.sleep(0.2)
 `;
+
+/** Op occs whose steps a server process ran, from its debug log. */
+const opOccsRunBy = (served: Served) =>
+  new Set(
+    served
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"LCM step done"'))
+      .map((l) => (JSON.parse(l) as { vnfLcmOpOccId: string }).vnfLcmOpOccId),
+  );
 
 const N = 12;
 
 describe('two workers on one PostgreSQL', () => {
   test(`${N} instantiations: shared by both workers, none run twice`, async () => {
-    const env = await newEnv('postgres', { BOSUN_LCM_CONCURRENCY: '3' });
+    const env = await newEnv('postgres', { BOSUN_LCM_CONCURRENCY: '3', BOSUN_LOG_LEVEL: 'debug' });
+    const peer = await startHookPeer();
     const api = await serve(env, 'api');
     const workers = await Promise.all([serve(env, 'worker'), serve(env, 'worker')]);
     try {
-      const variant = await sampleVariant(MAIN_SAMPLE, {
-        vnfdId: 'f1f6002c-6e73-5d15-aa56-7f33b3e1df21',
-        files: { 'Scripts/sample_script.py': SCRIPT },
-      });
+      const variant = await hookPackage(SCRIPT);
       const pkg = await onboard(api.url, variant.zip);
       assert.equal(pkg.onboardingState, 'ONBOARDED');
-      const log = join(mkdtempSync(join(tmpdir(), 'bosun-2w-')), 'hooks.log');
       const instances = await Promise.all(
         Array.from({ length: N }, () => createInstance(api.url, variant.vnfdId)),
       );
       const ids = await Promise.all(
         instances.map((i) =>
-          startTask(api.url, i.id, 'instantiate', { ...INSTANTIATE, additionalParams: { hookLog: log } }),
+          startTask(api.url, i.id, 'instantiate', { ...INSTANTIATE, additionalParams: { peer: peer.url } }),
         ),
       );
       const done = await Promise.all(ids.map((id) => waitOpOcc(api.url, id, undefined, 60000)));
       for (const op of done) assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
 
-      const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
-      const seen = new Map<string, number>();
-      const pids = new Set<string>();
-      for (const line of lines) {
-        const [hook, opOcc, pid] = line.split(' ');
-        seen.set(`${hook} ${opOcc}`, (seen.get(`${hook} ${opOcc}`) ?? 0) + 1);
-        pids.add(pid);
-      }
       for (const id of ids) {
-        assert.equal(seen.get(`instantiate_start ${id}`), 1, `instantiate_start of ${id}`);
-        assert.equal(seen.get(`instantiate_end ${id}`), 1, `instantiate_end of ${id}`);
+        assert.deepEqual(
+          peer.calls(id).map((c) => c.op),
+          ['instantiate_start', 'instantiate_end'],
+          `the hooks of ${id}, each once`,
+        );
       }
-      assert.equal(lines.length, 2 * N);
-      const workerPids = new Set(workers.map((w) => String(w.child.pid)));
-      assert.deepEqual(
-        [...pids].sort(),
-        [...workerPids].sort(),
-        'both workers ran operations, the API server none',
-      );
+      const [first, second] = workers.map(opOccsRunBy);
+      assert.ok(first.size > 0 && second.size > 0, 'both workers ran operations');
+      assert.equal(first.size + second.size, N, 'no operation ran on both workers');
+      assert.deepEqual(new Set([...first, ...second]), new Set(ids));
+      assert.equal(opOccsRunBy(api).size, 0, 'the API server ran none');
 
       const client = new pg.Client({ connectionString: env.databaseUrl });
       await client.connect();
@@ -82,6 +79,7 @@ describe('two workers on one PostgreSQL', () => {
     } finally {
       await stop(api.child);
       for (const w of workers) await kill9(w.child);
+      await peer.close();
     }
   });
 });
