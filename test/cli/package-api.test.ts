@@ -198,7 +198,22 @@ describe('bosun package against a server', () => {
         `^bosun: error: package ${id} onboarding failed: .*${INVALID.errorContains!.replace('.', '\\.')}`,
       ),
     );
-    assert.equal((await ok(['package', 'show', id, '--json', ...url])).json().onboardingState, 'CREATED');
+    const shown = (await ok(['package', 'show', id, '--json', ...url])).json<
+      Pkg & { onboardingFailureDetails?: unknown }
+    >();
+    assert.equal(shown.onboardingState, 'CREATED');
+    assert.match(
+      JSON.stringify(shown.onboardingFailureDetails),
+      new RegExp(INVALID.errorContains!.replace('.', '\\.')),
+    );
+    // The list tells it from a package never uploaded.
+    const fresh = (await ok(['package', 'create', ...url, '--json'])).json().id;
+    const table = (await ok(['package', 'list', ...url])).stdout.split('\n');
+    assert.match(table.find((l) => l.startsWith(id)) ?? '', /CREATED \(onboarding failed\)/);
+    assert.doesNotMatch(table.find((l) => l.startsWith(fresh)) ?? 'missing', /failed/);
+    const text = (await ok(['package', 'show', id, ...url])).stdout;
+    assert.match(text, /^onboardingState\s+CREATED \(onboarding failed\)$/m);
+    assert.match(text, /^onboardingFailureDetails\s+The VNF package is invalid: /m);
   });
 
   test('upload --uri with basic auth, then --wait', async () => {

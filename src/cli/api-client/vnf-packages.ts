@@ -1,4 +1,4 @@
-/** SOL005 v2.6.1 `/vnfpkgm/v1/vnf_packages` calls of the CLI (v2 only for the failure details). */
+/** SOL005 v2.6.1 `/vnfpkgm/v1/vnf_packages` calls of the CLI. */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -10,7 +10,6 @@ import { progressStream } from '../progress.ts';
 import type { ApiClient } from './client.ts';
 
 export const V1 = '/vnfpkgm/v1/vnf_packages';
-const V2 = '/vnfpkgm/v2/vnf_packages';
 
 export interface VnfPkgInfo {
   id: string;
@@ -23,6 +22,8 @@ export interface VnfPkgInfo {
   operationalState: string;
   usageState: string;
   userDefinedData?: Record<string, unknown>;
+  /** Why the last onboarding failed (the package is CREATED again). */
+  onboardingFailureDetails?: { detail?: string };
   [key: string]: unknown;
 }
 
@@ -99,14 +100,8 @@ export async function downloadTo(
   return { bytes: (await stat(file)).size, contentType: res.headers.get('content-type') ?? '' };
 }
 
-/** The reason onboarding failed: v2 onboardingFailureDetails when the server has them. */
-export async function failureReason(api: ApiClient, id: string): Promise<string> {
-  const res = await api.request('GET', `${V2}/${encodeURIComponent(id)}`, {
-    headers: { version: '2.1.0' },
-    allowError: true,
-  });
-  if (!res.ok) return 'onboarding failed';
-  const info = (await res.json()) as { onboardingFailureDetails?: { detail?: string } };
+/** The reason onboarding failed: onboardingFailureDetails, which Bosun shows on v1 too. */
+export function failureReason(info: VnfPkgInfo): string {
   return info.onboardingFailureDetails?.detail ?? 'onboarding failed';
 }
 

@@ -36,13 +36,24 @@ interface UpdateOptions extends Common {
 
 const say = (line: string) => process.stdout.write(line + '\n');
 
+/** The onboarding state, saying when the last onboarding failed (CREATED again, with its reason). */
+const onboarding = (p: VnfPkgInfo) =>
+  p.onboardingFailureDetails ? `${p.onboardingState} (onboarding failed)` : p.onboardingState;
+
 const states = (p: VnfPkgInfo) =>
-  `onboarding ${p.onboardingState}, operational ${p.operationalState}, usage ${p.usageState}`;
+  `onboarding ${onboarding(p)}, operational ${p.operationalState}, usage ${p.usageState}`;
+
+/** Fields shown otherwise than as their JSON: the state with the failure, the failure's detail. */
+const SHOWN: Record<string, (p: VnfPkgInfo) => string> = {
+  onboardingState: onboarding,
+  onboardingFailureDetails: failureReason,
+};
 
 function printPackage(p: VnfPkgInfo): void {
   for (const [key, value] of Object.entries(p)) {
     if (value === undefined || key === '_links') continue;
-    say(`${key.padEnd(20)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    const shown = SHOWN[key]?.(p) ?? (typeof value === 'object' ? JSON.stringify(value) : String(value));
+    say(`${key.padEnd(24)} ${shown}`);
   }
 }
 
@@ -51,7 +62,7 @@ const row = (p: VnfPkgInfo) => ({
   vnfdId: p.vnfdId,
   product: p.vnfProductName,
   version: p.vnfSoftwareVersion,
-  onboarding: p.onboardingState,
+  onboarding: onboarding(p),
   operational: p.operationalState,
   usage: p.usageState,
 });
@@ -64,7 +75,7 @@ function sub(pkg: Command, spec: string, description: string): Command {
 async function onboarded(api: ApiClient, id: string, timeout: number, json?: boolean): Promise<void> {
   const info = await waitOnboarding(api, id, timeout);
   if (info.onboardingState !== 'ONBOARDED') {
-    const reason = await failureReason(api, id);
+    const reason = failureReason(info);
     if (json) printJson({ ...info, failure: reason });
     throw new CliError(`package ${id} onboarding failed: ${reason}`);
   }

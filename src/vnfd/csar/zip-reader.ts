@@ -26,6 +26,7 @@ import { type PackageFiles, PackageReadError } from './package-files.ts';
 import { decodeText } from './text.ts';
 import { checkEntry } from './zip-entry-checks.ts';
 import { verifiedEntryStream } from './zip-entry-stream.ts';
+import { isZipMagic, ZIP_MAGIC_LENGTH } from './zip-magic.ts';
 import { type ScannedZip, scannedDigest } from './zip-stream-scan.ts';
 
 interface Indexed {
@@ -261,9 +262,9 @@ async function openFailure(path: string, err: NodeJS.ErrnoException): Promise<Di
 async function startsLikeZip(path: string): Promise<boolean> {
   const handle = await openFile(path, 'r');
   try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && (head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50);
+    const head = Buffer.alloc(ZIP_MAGIC_LENGTH);
+    const { bytesRead } = await handle.read(head, 0, ZIP_MAGIC_LENGTH, 0);
+    return isZipMagic(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }

@@ -4,12 +4,14 @@
  * and the Tacker client's quirks.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import {
   createPkg,
+  NOT_A_CSAR,
   onboard,
   type PkgInfo,
   putZip,
@@ -225,7 +227,7 @@ for (const dialect of DIALECTS) {
       assert.ok(isProblem(await putZip(server.url, pkg.id, sample(SMALL_SAMPLE)), 409));
       // The same vnfdId again in the project: the onboarding fails, naming the first package.
       const again = await onboard(server.url, sample(ARTIFACT_SAMPLE));
-      assert.equal(again.onboardingState, 'CREATED');
+      assert.equal(again.onboardingState, 'ERROR');
       assert.match(again.onboardingFailureDetails?.detail ?? '', new RegExp(onboarded.id));
       const other = await createPkg(server.url);
       assert.ok(
@@ -280,7 +282,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await call('GET', `${V1}/${bad.id}`)).body.onboardingState, 'CREATED');
     });
 
-    test('size cap: 413, nothing kept, back to CREATED (declared length and chunked)', async () => {
+    test('size cap: 413, nothing kept, back to CREATED (v2: ERROR) (declared length and chunked)', async () => {
       const big = Buffer.alloc(1024 * 1024 + 10, 1);
       const pkg = await createPkg(server.url);
       assert.ok(isProblem(await putZip(server.url, pkg.id, big), 413));
@@ -291,7 +293,11 @@ for (const dialect of DIALECTS) {
         headers: { 'content-type': 'application/zip' },
         body: new ReadableStream({
           start(controller) {
-            for (let i = 0; i < 20; i++) controller.enqueue(new Uint8Array(64 * 1024));
+            // Starts like a zip: only the size refuses it.
+            const first = new Uint8Array(64 * 1024);
+            first.set(NOT_A_CSAR.subarray(0, 4));
+            controller.enqueue(first);
+            for (let i = 1; i < 20; i++) controller.enqueue(new Uint8Array(64 * 1024));
             controller.close();
           },
         }),
@@ -299,18 +305,36 @@ for (const dialect of DIALECTS) {
       } as RequestInit);
       assert.equal(chunked.status, 413);
       const after = (await call('GET', `${V2}/${pkg.id}`, { headers: V2_HEADERS })).body;
-      assert.equal(after.onboardingState, 'CREATED');
+      assert.equal(after.onboardingState, 'ERROR');
       assert.match(after.onboardingFailureDetails?.detail ?? '', /limit/);
       assert.equal(await server.context.blobs.stat(`packages/${pkg.id}/package.zip`), undefined);
     });
 
-    test('an invalid zip fails onboarding: CREATED with the reason in v2 onboardingFailureDetails', async () => {
+    test('a failed onboarding: v2 ERROR with onboardingFailureDetails, v1 CREATED with the same details; a new upload is accepted', async () => {
       const pkg = await createPkg(server.url);
-      assert.equal((await putZip(server.url, pkg.id, Buffer.from('this is not a zip at all'))).status, 202);
+      assert.equal((await putZip(server.url, pkg.id, NOT_A_CSAR)).status, 202);
       const settled = await waitSettled(server.url, pkg.id);
-      assert.equal(settled.onboardingState, 'CREATED');
+      assert.equal(settled.onboardingState, 'ERROR');
       assert.equal(settled.operationalState, 'DISABLED');
-      assert.ok(settled.onboardingFailureDetails?.detail);
+      assert.match(settled.onboardingFailureDetails?.detail ?? '', /zip/);
+      const v1 = (await call('GET', `${V1}/${pkg.id}`)).body;
+      assert.equal(v1.onboardingState, 'CREATED');
+      assert.deepEqual(v1.onboardingFailureDetails, settled.onboardingFailureDetails);
+      // A package never uploaded has no failure; lists tell the two apart on both majors.
+      const fresh = await createPkg(server.url);
+      assert.equal(fresh.onboardingFailureDetails, undefined);
+      const listed = async (prefix: string, filter: string, headers = {}) =>
+        (await call('GET', `${prefix}?filter=${encodeURIComponent(filter)}`, { headers }))
+          .body as unknown as PkgInfo[];
+      const ids = (list: PkgInfo[]) => list.map((p) => p.id);
+      assert.ok(ids(await listed(V2, '(eq,onboardingState,ERROR)', V2_HEADERS)).includes(pkg.id));
+      assert.ok(!ids(await listed(V2, '(eq,onboardingState,ERROR)', V2_HEADERS)).includes(fresh.id));
+      assert.ok(ids(await listed(V2, '(eq,onboardingState,CREATED)', V2_HEADERS)).includes(fresh.id));
+      assert.ok(!ids(await listed(V2, '(eq,onboardingState,CREATED)', V2_HEADERS)).includes(pkg.id));
+      const v1List = (await call('GET', V1)).body as unknown as PkgInfo[];
+      assert.ok(v1List.find((p) => p.id === pkg.id)?.onboardingFailureDetails?.detail);
+      assert.equal(v1List.find((p) => p.id === fresh.id)?.onboardingFailureDetails, undefined);
+      await call('DELETE', `${V1}/${fresh.id}`);
       assert.equal(await server.context.blobs.stat(`packages/${pkg.id}/package.zip`), undefined);
       // Content of a package that is not ONBOARDED: 409.
       assert.ok(isProblem(await call('GET', `${V1}/${pkg.id}/package_content`), 409));
@@ -318,6 +342,30 @@ for (const dialect of DIALECTS) {
       assert.ok(isProblem(await call('GET', `${V1}/${pkg.id}/artifacts/Scripts/x.sh`), 409));
       // A retry is allowed.
       assert.equal((await putZip(server.url, pkg.id, sample(SMALL_SAMPLE))).status, 202);
+    });
+
+    test('content that is not a zip is refused at once with 422; the package stays CREATED and takes a zip', async () => {
+      const pkg = await createPkg(server.url);
+      for (const body of [Buffer.from('{"this": "is JSON"}'), Buffer.alloc(0), Buffer.from('PK')]) {
+        const res = await putZip(server.url, pkg.id, body);
+        assert.ok(isProblem(res, 422), `${res.status} ${res.text}`);
+        assert.match((res.body as { detail: string }).detail, /not a zip archive: it (starts with|is empty)/);
+      }
+      const json = await putZip(server.url, pkg.id, Buffer.from('{"this": "is JSON"}'));
+      assert.match((json.body as { detail: string }).detail, /starts with 7b 22 74 68/);
+      // The multipart file part is checked the same way.
+      const boundary = 'b0sun';
+      const multipart = await call('PUT', `${V1}/${pkg.id}/package_content`, {
+        body: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.zip"\r\n\r\nnot a zip\r\n--${boundary}--\r\n`,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      assert.ok(isProblem(multipart, 422), multipart.text);
+      const shown = (await call('GET', `${V2}/${pkg.id}`, { headers: V2_HEADERS })).body;
+      assert.equal(shown.onboardingState, 'CREATED');
+      assert.equal(shown.onboardingFailureDetails, undefined);
+      assert.equal(await server.context.blobs.stat(`packages/${pkg.id}/package.zip`), undefined);
+      assert.equal((await putZip(server.url, pkg.id, await singleFilePackage(randomUUID()))).status, 202);
+      assert.equal((await waitSettled(server.url, pkg.id)).onboardingState, 'ONBOARDED');
     });
 
     test('GET package_content: exactly application/zip, Range edge cases', async () => {

@@ -13,14 +13,24 @@ import { DIALECTS, type TestDialect } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { kill9, newServerEnv, serveProcess } from '../../support/processes.ts';
 import { startTestServer } from '../../support/server.ts';
-import { createPkg, type PkgInfo, putZip, SMALL_SAMPLE, sample, V1, V2, V2_HEADERS } from './support.ts';
+import {
+  createPkg,
+  type PkgInfo,
+  putZip,
+  SETTLED,
+  SMALL_SAMPLE,
+  sample,
+  V1,
+  V2,
+  V2_HEADERS,
+} from './support.ts';
 
 const newEnv = (dialect: TestDialect) => newServerEnv(dialect, 'bosun-recovery-');
 
 async function settle(url: string, id: string): Promise<PkgInfo> {
   for (let i = 0; i < 400; i++) {
     const res = await http<PkgInfo>(url, 'GET', `${V2}/${id}`, { headers: V2_HEADERS });
-    if (res.body.onboardingState === 'CREATED' || res.body.onboardingState === 'ONBOARDED') return res.body;
+    if (SETTLED.includes(res.body.onboardingState)) return res.body;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(
@@ -70,7 +80,7 @@ for (const dialect of DIALECTS) {
       const second = await serveProcess(env, 'all');
       try {
         const settled = await settle(second.url, pkg.id);
-        assert.equal(settled.onboardingState, 'CREATED');
+        assert.equal(settled.onboardingState, 'ERROR');
         assert.match(settled.onboardingFailureDetails?.detail ?? '', /interrupted/);
         assert.deepEqual(
           (await filesUnder(join(env.blobsDir, 'packages'))).filter((f) => f === 'package.zip'),

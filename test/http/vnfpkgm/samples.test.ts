@@ -72,14 +72,14 @@ for (const dialect of DIALECTS) {
     });
     const samples = EXPECTED_SAMPLES.filter((e) => dialect === 'sqlite' || PG_SUBSET.has(e.file));
     for (const e of samples) {
-      test(`${e.file}: ${e.valid ? 'ONBOARDED with its facts' : `CREATED, reason contains ${e.errorContains}`}`, async () => {
+      test(`${e.file}: ${e.valid ? 'ONBOARDED with its facts' : `ERROR, reason contains ${e.errorContains}`}`, async () => {
         const server = e.file === PLACEHOLDER_IMAGE_SAMPLE ? lenient : strict;
         const info = await onboard(server.url, sample(e.file));
         if (e.valid) {
           const v1 = (await http<PkgInfo>(server.url, 'GET', `${V1}/${info.id}`)).body;
           checkValid(e, info, v1);
         } else {
-          assert.equal(info.onboardingState, 'CREATED');
+          assert.equal(info.onboardingState, 'ERROR');
           assert.equal(info.operationalState, 'DISABLED');
           const failure = JSON.stringify(info.onboardingFailureDetails);
           assert.ok(failure.includes(e.errorContains ?? '\u0000'), `${e.file}: ${failure.slice(0, 400)}`);
@@ -89,7 +89,7 @@ for (const dialect of DIALECTS) {
     if (dialect === 'sqlite') {
       test('the placeholder-image sample is refused when image digests must match', async () => {
         const info = await onboard(strict.url, sample(PLACEHOLDER_IMAGE_SAMPLE));
-        assert.equal(info.onboardingState, 'CREATED');
+        assert.equal(info.onboardingState, 'ERROR');
         assert.match(info.onboardingFailureDetails?.detail ?? '', /CSAR_HASH_MISMATCH/);
       });
     }

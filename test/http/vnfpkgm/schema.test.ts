@@ -1,6 +1,7 @@
 /**
  * VnfPkgInfo (v1) validated against ETSI's JSON schema for SOL005 v2.6.1 (shared/etsi), for a
- * CREATED package and an ONBOARDED one with software images and artifacts (show and list).
+ * CREATED package, an ONBOARDED one with software images and artifacts (show and list), and one
+ * whose onboarding failed (its onboardingFailureDetails is an attribute the schema allows).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { http } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
-import { createPkg, onboard, sample, V1 } from './support.ts';
+import { createPkg, NOT_A_CSAR, onboard, sample, V1 } from './support.ts';
 
 const candidates = [
   new URL('../../../../shared/etsi/schemas-v2.6.1', import.meta.url).pathname,
@@ -42,5 +43,17 @@ describe('VnfPkgInfo against the SOL005 v2.6.1 schema', () => {
     assertValid(show.body, 'show');
     const list = await http<unknown[]>(server.url, 'GET', `${V1}?all_fields`);
     for (const item of list.body) assertValid(item, 'list item');
+  });
+
+  test('a package whose onboarding failed: CREATED with onboardingFailureDetails, still valid', async () => {
+    const failed = await onboard(server.url, NOT_A_CSAR);
+    const show = await http<{ onboardingState: string; onboardingFailureDetails?: unknown }>(
+      server.url,
+      'GET',
+      `${V1}/${failed.id}`,
+    );
+    assert.equal(show.body.onboardingState, 'CREATED');
+    assert.ok(show.body.onboardingFailureDetails);
+    assertValid(show.body, 'failed');
   });
 });

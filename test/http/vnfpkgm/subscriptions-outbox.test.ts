@@ -16,7 +16,7 @@ import {
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
-import { createPkg, onboard, putZip, singleFilePackage, V1, waitSettled } from './support.ts';
+import { createPkg, NOT_A_CSAR, onboard, putZip, singleFilePackage, V1, waitSettled } from './support.ts';
 
 const VNFD_ID = '5d1b5c4e-0000-4000-8000-0000000a0b01';
 
@@ -85,8 +85,8 @@ for (const dialect of DIALECTS) {
     test('onboarding, disable and delete each notify every matching subscription, in order', async () => {
       // A failed onboarding notifies nobody: the first notification of "all" is the good package's.
       const bad = await createPkg(server.url);
-      assert.equal((await putZip(server.url, bad.id, Buffer.from('not a zip'))).status, 202);
-      assert.equal((await waitSettled(server.url, bad.id)).onboardingState, 'CREATED');
+      assert.equal((await putZip(server.url, bad.id, NOT_A_CSAR)).status, 202);
+      assert.equal((await waitSettled(server.url, bad.id)).onboardingState, 'ERROR');
 
       const pkg = await onboard(server.url, await singleFilePackage(VNFD_ID));
       assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));

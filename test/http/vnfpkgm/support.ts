@@ -45,7 +45,10 @@ export async function putZip(base: string, id: string, zip: Buffer, headers: Rec
   });
 }
 
-/** Polls until the package leaves UPLOADING/PROCESSING; returns its v2 representation. */
+/**
+ * Polls until the package leaves UPLOADING/PROCESSING; returns its v2 representation (ERROR:
+ * onboarding failed, the package is CREATED again with the reason in onboardingFailureDetails).
+ */
 export async function waitSettled(
   base: string,
   id: string,
@@ -54,11 +57,14 @@ export async function waitSettled(
   for (let i = 0; i < 600; i++) {
     const res = await http<PkgInfo>(base, 'GET', `${V2}/${id}`, { headers: { ...V2_HEADERS, ...headers } });
     if (res.status !== 200) throw new Error(`show: ${res.status} ${res.text}`);
-    if (res.body.onboardingState === 'CREATED' || res.body.onboardingState === 'ONBOARDED') return res.body;
+    if (SETTLED.includes(res.body.onboardingState)) return res.body;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`package ${id} did not settle`);
 }
+
+/** /vnfpkgm/v2 states in which onboarding is over (CREATED: never uploaded). */
+export const SETTLED = ['CREATED', 'ERROR', 'ONBOARDED'];
 
 /** create + PUT + wait. */
 export async function onboard(
@@ -71,6 +77,12 @@ export async function onboard(
   if (put.status !== 202) throw new Error(`upload: ${put.status} ${put.text}`);
   return waitSettled(base, pkg.id, headers);
 }
+
+/** Starts like a zip (so the upload is accepted) but is none: onboarding fails. */
+export const NOT_A_CSAR = Buffer.concat([
+  Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+  Buffer.from('not a CSAR at all'),
+]);
 
 /** The sample used when any valid package will do (small, with artifacts). */
 export const SMALL_SAMPLE = 'functional2.zip';

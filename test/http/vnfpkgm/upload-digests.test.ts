@@ -139,7 +139,7 @@ for (const dialect of DIALECTS) {
     test('an image whose digest differs from TOSCA.meta is still refused', async () => {
       const id = await upload(wrongDigest);
       const done = await onboardQueued(id);
-      assert.equal(done.onboardingState, 'CREATED');
+      assert.equal(done.onboardingState, 'ERROR');
       assert.match(JSON.stringify(done.onboardingFailureDetails), /cirros-0\.5\.2-x86_64-disk\.img/);
       assert.match(JSON.stringify(done.onboardingFailureDetails), /0{64}/);
     });
@@ -167,7 +167,7 @@ for (const dialect of DIALECTS) {
       const scan = uploadedZipScan((await jobRow(id)).upload_source);
       assert.ok(scan && !scan.entries.some((e) => e.dataStart === dataStart));
       const done = await onboardQueued(id);
-      assert.equal(done.onboardingState, 'CREATED');
+      assert.equal(done.onboardingState, 'ERROR');
       assert.match(JSON.stringify(done.onboardingFailureDetails), /CRC-32/);
     });
   });

@@ -112,7 +112,7 @@ for (const dialect of DIALECTS) {
       const settled = await waitSettled(bosun.url, viaUrl.id);
       assert.equal(
         settled.onboardingState,
-        'CREATED',
+        'ERROR',
         'same vnfdId as the auth case: downloaded, then a duplicate',
       );
       assert.match(settled.onboardingFailureDetails?.detail ?? '', /already onboarded/);
@@ -121,7 +121,7 @@ for (const dialect of DIALECTS) {
       assert.ok(rows.every((r) => !String(r.upload_source).includes('s3cret')));
     });
 
-    test('failures come back as CREATED with the reason: wrong password, slow, oversized, refused address', async () => {
+    test('failures come back as ERROR (CREATED on v1) with the reason: wrong password, slow, oversized, refused address', async () => {
       const cases: [TestServer, object, RegExp][] = [
         [
           bosun,
@@ -140,7 +140,7 @@ for (const dialect of DIALECTS) {
         const { pkg, res } = await fromUri(server, body);
         assert.equal(res.status, 202);
         const settled = await waitSettled(server.url, pkg.id);
-        assert.equal(settled.onboardingState, 'CREATED');
+        assert.equal(settled.onboardingState, 'ERROR');
         assert.match(settled.onboardingFailureDetails?.detail ?? '', reason);
         assert.equal(await server.context.blobs.stat(`packages/${pkg.id}/package.zip`), undefined);
       }

@@ -48,6 +48,8 @@ export const PACKAGE_ATTRIBUTES: AttributeMap = {
 
 const V2_ATTRIBUTES: AttributeMap = {
   ...PACKAGE_ATTRIBUTES,
+  // ERROR is a stored CREATED with a failure (views.ts): matched on the representation.
+  onboardingState: { type: 'enum', values: [...ONBOARDING_STATES, 'ERROR'] },
   packageSecurityOption: { type: 'enum', values: ['OPTION_1', 'OPTION_2'] },
   signingCertificate: { type: 'string' },
   vnfmInfo: { type: 'string' },

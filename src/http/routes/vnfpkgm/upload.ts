@@ -17,6 +17,7 @@ import {
 import { packageBlobKey } from '../../../packages/package-record.ts';
 import { refusalOf } from '../../../packages/states.ts';
 import { BlobTooLargeError } from '../../../store/blobs/blob-store.ts';
+import { isZipMagic, ZIP_MAGIC_LENGTH } from '../../../vnfd/csar/zip-magic.ts';
 import { mediaTypeOf } from '../../sol013/media-type.ts';
 import { ApiError } from '../../sol013/problem.ts';
 import { loadPackage, pkgId } from './access.ts';
@@ -26,6 +27,51 @@ function tooLarge(limit: number): ApiError {
   return new ApiError(413, `The package is larger than the ${limit}-byte limit (packages.maxUploadBytes).`, {
     headers: { Connection: 'close' },
   });
+}
+
+/**
+ * 422, not 415: the declared media type is one the API takes (application/zip, multipart); the
+ * bytes sent under it are not a zip (SOL013: a body that cannot be processed). The rest of the
+ * body is not read.
+ */
+function notZip(head: Buffer): ApiError {
+  const shown = head.length === 0 ? 'is empty' : `starts with ${hexOf(head)}`;
+  return new ApiError(
+    422,
+    `The package content is not a zip archive: it ${shown}, where a zip starts with 50 4b 03 04 ("PK"). Upload the CSAR zip file itself; the package stays CREATED.`,
+    { headers: { Connection: 'close' } },
+  );
+}
+
+const hexOf = (bytes: Buffer) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+
+/** The first `length` bytes of the stream (fewer if it ends first), put back for its reader. */
+async function peek(stream: Readable, length: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  while (size < length && !stream.readableEnded) {
+    const chunk = stream.read() as Buffer | string | null;
+    if (chunk === null) {
+      await new Promise<void>((resolve, reject) => {
+        const done = () => {
+          stream.off('readable', done).off('end', done).off('error', fail);
+          resolve();
+        };
+        const fail = (err: Error) => {
+          stream.off('readable', done).off('end', done);
+          reject(err);
+        };
+        stream.once('readable', done).once('end', done).once('error', fail);
+      });
+      continue;
+    }
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunks.push(bytes);
+    size += bytes.length;
+  }
+  const head = Buffer.concat(chunks);
+  if (head.length > 0) stream.unshift(head);
+  return head.subarray(0, length);
 }
 
 export async function uploadContent(request: FastifyRequest, reply: FastifyReply) {
@@ -38,6 +84,15 @@ export async function uploadContent(request: FastifyRequest, reply: FastifyReply
   if (declared > limit) throw tooLarge(limit);
   const body = request.body as Readable | undefined;
   if (!body) throw new ApiError(400, 'The request has no body: send the package zip.');
+  const multipart = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data';
+  const content = multipart
+    ? Readable.from(multipartFile(body, boundaryOf(request.headers['content-type'])))
+    : body;
+  // Refused before the package changes state or anything is stored: it stays CREATED.
+  const head = await peek(content, ZIP_MAGIC_LENGTH).catch((err: Error) => {
+    throw err instanceof ApiError ? err : new ApiError(400, `The upload did not complete: ${err.message}`);
+  });
+  if (!isZipMagic(head)) throw notZip(head);
   const owner = onboarding.owner;
   const leaseMs = config.worker.leaseMs;
   if (!(await beginUpload(db.kysely, current.id, owner, leaseMs))) {
@@ -47,10 +102,6 @@ export async function uploadContent(request: FastifyRequest, reply: FastifyReply
     () => renewLease(db.kysely, current.id, owner, leaseMs).catch(() => {}),
     Math.max(100, Math.floor(leaseMs / 3)),
   );
-  const multipart = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data';
-  const content = multipart
-    ? Readable.from(multipartFile(body, boundaryOf(request.headers['content-type'])))
-    : body;
   try {
     const put = await blobs.put(packageBlobKey(current.id), content, {
       maxBytes: limit,

@@ -1,6 +1,12 @@
 /**
  * VnfPkgInfo per API major: v1 = SOL005 v2.6.1 (Tacker), v2 = SOL005 v3.3.1. Both read the
- * same PackageRecord; v2 adds the security option, VNFM info and onboardingFailureDetails.
+ * same PackageRecord; v2 adds the security option and VNFM info.
+ *
+ * A failed onboarding is stored as CREATED with its reason, so that a corrected upload is
+ * accepted as in Tacker. v2 shows it as SOL005 v3.3.1 does: onboardingState ERROR with
+ * onboardingFailureDetails. v1 keeps CREATED (v2.6.1 has no ERROR state, and Tacker's client
+ * knows none) and carries the same onboardingFailureDetails as an extra attribute, which the
+ * v2.6.1 schema allows, so a failed package is never indistinguishable from a new one.
  */
 import type { FastifyRequest } from 'fastify';
 import type { PackageRecord } from '../../../packages/package-record.ts';
@@ -23,6 +29,7 @@ export interface VnfPkgInfoV1 {
   operationalState: string;
   usageState: string;
   userDefinedData: Record<string, unknown>;
+  onboardingFailureDetails?: ProblemDetails;
   _links: { self: Link; vnfd?: Link; packageContent: Link };
 }
 
@@ -30,7 +37,11 @@ export interface VnfPkgInfoV2 extends VnfPkgInfoV1 {
   packageSecurityOption: 'OPTION_1' | 'OPTION_2';
   signingCertificate?: string;
   vnfmInfo: string[];
-  onboardingFailureDetails?: ProblemDetails;
+}
+
+/** Why the last onboarding failed, while the package waits for a new upload. */
+export function failureOf(record: PackageRecord): ProblemDetails | undefined {
+  return record.onboardingState === 'CREATED' ? record.onboardingFailure : undefined;
 }
 
 function image(img: PackageRecord['softwareImages'][number], v2: boolean): Record<string, unknown> {
@@ -79,6 +90,8 @@ function base(record: PackageRecord, request: FastifyRequest, prefix: string, v2
       packageContent: { href: absoluteUrl(request, `${self}/package_content`) },
     },
   };
+  const failure = failureOf(record);
+  if (failure) view.onboardingFailureDetails = failure;
   // Absent, not null, until onboarded (the schemas do not allow null).
   for (const key of [
     'vnfdId',
@@ -104,6 +117,6 @@ export function toV2(record: PackageRecord, request: FastifyRequest): VnfPkgInfo
     vnfmInfo: record.files?.vnfmInfo ?? [],
   };
   if (record.signingCertificate) view.signingCertificate = record.signingCertificate;
-  if (record.onboardingFailure) view.onboardingFailureDetails = record.onboardingFailure;
+  if (view.onboardingFailureDetails) view.onboardingState = 'ERROR';
   return view;
 }
