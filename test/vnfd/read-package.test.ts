@@ -1,7 +1,7 @@
 /**
  * Every shared sample read end to end (container, manifest, TOSCA, model) by the one entry
  * point onboarding and the CLI use: the valid ones give exactly the facts of expected.json, the
- * invalid ones an error naming what is at fault.
+ * invalid ones an error naming what is at fault. The valid ones pass strict checking as well.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -63,6 +63,13 @@ describe('readPackage over the shared samples', () => {
         return picked;
       });
       assert.deepEqual(images, e.softwareImages);
+      // None of them has a problem that only Tacker tolerates: strict checking accepts them too.
+      const strict = await readPackage(join(SAMPLES_DIR, e.file), { imageHashMismatch, strict: true });
+      assert.deepEqual(
+        strict.diagnostics.filter((d) => d.severity === 'error'),
+        [],
+        'no errors under strict checking',
+      );
     });
   }
 });

@@ -334,6 +334,13 @@ for (const dialect of DIALECTS) {
       const v1List = (await call('GET', V1)).body as unknown as PkgInfo[];
       assert.ok(v1List.find((p) => p.id === pkg.id)?.onboardingFailureDetails?.detail);
       assert.equal(v1List.find((p) => p.id === fresh.id)?.onboardingFailureDetails, undefined);
+      // Its reason can be filtered on and selected like any attribute.
+      const byReason = await listed(V1, `(cont,onboardingFailureDetails/detail,zip)`);
+      assert.ok(ids(byReason).includes(pkg.id));
+      const selected = await call('GET', `${V2}?fields=onboardingFailureDetails&filter=(eq,id,${pkg.id})`, {
+        headers: V2_HEADERS,
+      });
+      assert.equal(selected.status, 200, selected.text);
       await call('DELETE', `${V1}/${fresh.id}`);
       assert.equal(await server.context.blobs.stat(`packages/${pkg.id}/package.zip`), undefined);
       // Content of a package that is not ONBOARDED: 409.

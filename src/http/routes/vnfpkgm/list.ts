@@ -44,6 +44,9 @@ export const PACKAGE_ATTRIBUTES: AttributeMap = {
   'additionalArtifacts/artifactPath': { type: 'string' },
   ...checksum('additionalArtifacts/'),
   'additionalArtifacts/metadata': { type: 'keyValue' },
+  'onboardingFailureDetails/status': { type: 'number' },
+  'onboardingFailureDetails/title': { type: 'string' },
+  'onboardingFailureDetails/detail': { type: 'string' },
 };
 
 const V2_ATTRIBUTES: AttributeMap = {
