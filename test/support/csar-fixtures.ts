@@ -4,11 +4,11 @@
  * hashes match. Tests edit the file map before writing it to make each defect.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { openDirectoryPackage } from '../../src/vnfd/csar/directory-reader.ts';
 import type { PackageFiles } from '../../src/vnfd/csar/package-files.ts';
+import { tempDir } from './temp.ts';
 
 export type FixtureFiles = Record<string, string | Buffer>;
 
@@ -117,7 +117,7 @@ export function validPackage(
 export async function writeFixture(
   files: FixtureFiles,
 ): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'bosun-csar-'));
+  const dir = tempDir('bosun-csar-');
   for (const [name, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, name)), { recursive: true });
     await writeFile(join(dir, name), content);

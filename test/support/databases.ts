@@ -3,10 +3,9 @@
  * PostgreSQL database (in the cluster `npm test` started, or BOSUN_TEST_PG_URL).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { tempDir } from './temp.ts';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type TestDialect = (typeof DIALECTS)[number];
@@ -22,7 +21,7 @@ export function pgAdminUrl(): string {
 /** A new empty database of the given dialect; returns its Bosun database.url. */
 export async function freshDatabaseUrl(dialect: TestDialect): Promise<string> {
   if (dialect === 'sqlite') {
-    return `sqlite:${join(mkdtempSync(join(tmpdir(), 'bosun-test-')), 'bosun.db')}`;
+    return `sqlite:${join(tempDir('bosun-test-'), 'bosun.db')}`;
   }
   const name = `bosun_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgAdminUrl() });

@@ -5,9 +5,9 @@
  * on it; they differ only in key type, lifetimes and extensions.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp.ts';
 
 export interface Issued {
   cert: string;
@@ -38,7 +38,7 @@ export interface OpensslCa {
 }
 
 export function createOpensslCa(prefix: string, keyType: KeyType): OpensslCa {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = tempDir(prefix);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const newKey = NEW_KEY[keyType];
   const issued = (name: string): Issued => {

@@ -5,10 +5,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabaseUrl, type TestDialect } from './databases.ts';
+import { tempDir } from './temp.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
 
@@ -20,7 +19,7 @@ export interface ServerEnv {
 }
 
 export async function newServerEnv(dialect: TestDialect, prefix: string): Promise<ServerEnv> {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = tempDir(prefix);
   return {
     databaseUrl: await freshDatabaseUrl(dialect),
     blobsDir: join(dir, 'blobs'),

@@ -3,14 +3,13 @@
  * Fixture routes go through the same app assembly as the product's routes.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, deepMerge, loadConfig } from '../../src/config/load.ts';
 import type { RouteRegistrar } from '../../src/http/app.ts';
 import { type RunningServer, startServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logging.ts';
 import { freshDatabaseUrl, type TestDialect } from './databases.ts';
+import { tempDir } from './temp.ts';
 
 export interface TestServer extends RunningServer {
   config: Config;
@@ -26,7 +25,7 @@ export interface TestServerOptions {
 }
 
 export function testConfig(databaseUrl: string, extra: Record<string, unknown> = {}): Config {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-srv-'));
+  const dir = tempDir('bosun-srv-');
   const base = {
     server: { port: 0, bind: '127.0.0.1', shutdownTimeoutMs: 2000 },
     database: { url: databaseUrl, poolSize: 4 },
