@@ -7,10 +7,11 @@
  *   notify      notification deliveries/s, draining 10,000 after a restart, nine fast subscribers next to a slow one
  *   lcm         LCM operations/s and POST→COMPLETED latency on the simulated VIM (SQLite, PostgreSQL with
  *               two workers), 100 concurrent instantiations, instance and op occ lists with 10,000 stored
+ *   cli         `bosun --help`, `bosun version`, `bosun vnf list` against a server: median start-to-exit time
  */
 import { spawnSync } from 'node:child_process';
 
-const SUITES = ['foundation', 'vnfd', 'packages', 'notify', 'lcm'];
+const SUITES = ['foundation', 'vnfd', 'packages', 'notify', 'lcm', 'cli'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !SUITES.includes(w));
 if (unknown.length) {

@@ -10,7 +10,8 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 
 async function main(): Promise<void> {
   try {
-    await createProgram().parseAsync(process.argv);
+    const program = await createProgram(process.argv.slice(2));
+    await program.parseAsync(process.argv);
   } catch (err) {
     if (err instanceof CommanderError) {
       // Commander already printed usage errors; --help and --version exit 0.

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ApiClient } from '../../src/cli/api-client/client.ts';
 import { resolveConnection } from '../../src/cli/api-client/connection.ts';
@@ -8,6 +10,7 @@ import type { RouteRegistrar } from '../../src/http/app.ts';
 import { ApiError } from '../../src/http/sol013/problem.ts';
 import { addClient } from '../http/auth/oauth2-support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp.ts';
 
 /** GET /fixture/pages?page=n: three pages of two items, linked by absolute next links. */
 const fixtures: RouteRegistrar = (app) => {
@@ -36,24 +39,55 @@ describe('nextLink', () => {
 });
 
 describe('resolveConnection', () => {
-  test('flags over environment over the configured port', () => {
+  test('flags over environment over the configuration, each naming where its URL came from', async () => {
     const env = { BOSUN_URL: 'http://env:1/', BOSUN_TOKEN: 't', BOSUN_SERVER_PORT: '7777' };
-    assert.deepEqual(resolveConnection({ url: 'http://flag:2', token: 'f' }, env), {
+    assert.deepEqual(await resolveConnection({ url: 'http://flag:2', token: 'f' }, env), {
       url: 'http://flag:2',
+      source: '--url',
       token: 'f',
       client: undefined,
     });
-    assert.equal(resolveConnection({}, env).url, 'http://env:1');
+    assert.deepEqual(await resolveConnection({}, env), {
+      url: 'http://env:1',
+      source: 'BOSUN_URL',
+      token: 't',
+      client: undefined,
+    });
     // The client's own BOSUN_* variables do not upset the configuration loader.
-    const fromConfig = resolveConnection(
+    const fromConfig = await resolveConnection(
       {},
       { BOSUN_SERVER_PORT: '7777', BOSUN_CLIENT_ID: 'c', BOSUN_CLIENT_SECRET: 's' },
     );
     assert.deepEqual(fromConfig, {
       url: 'http://127.0.0.1:7777',
+      source: 'server.bind and server.port of the configuration (defaults and BOSUN_* environment)',
       token: undefined,
       client: { id: 'c', secret: 's' },
     });
+  });
+
+  test("bosun.yaml's server: publicUrl, else where it listens (a wildcard address on loopback)", async () => {
+    const dir = tempDir('bosun-conn-');
+    const file = (name: string, yaml: string) => {
+      writeFileSync(join(dir, name), yaml);
+      return join(dir, name);
+    };
+    const cases: [string, string][] = [
+      ['server:\n  publicUrl: https://vnfm.example.com/bosun/\n', 'https://vnfm.example.com/bosun'],
+      ['server:\n  bind: 10.0.0.5\n  port: 9000\nauth:\n  mode: oauth2\n', 'http://10.0.0.5:9000'],
+      [
+        'server:\n  bind: 0.0.0.0\n  port: 9001\n  allowUnauthenticatedNetwork: true\n',
+        'http://127.0.0.1:9001',
+      ],
+      ['server:\n  bind: "::"\n  port: 9002\n  allowUnauthenticatedNetwork: true\n', 'http://[::1]:9002'],
+      ['server:\n  bind: "::1"\n', 'http://[::1]:9890'],
+    ];
+    for (const [i, [yaml, url]] of cases.entries()) {
+      const config = file(`b${i}.yaml`, yaml);
+      const conn = await resolveConnection({ config }, {});
+      assert.equal(conn.url, url, yaml);
+      assert.match(conn.source, new RegExp(`^server\\.\\w+.* of the configuration \\(${config} and`));
+    }
   });
 });
 

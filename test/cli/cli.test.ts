@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { startTestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
 const exec = promisify(execFile);
@@ -20,7 +21,7 @@ async function bosun(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('bosun CLI', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-cli-'));
+  const dir = tempDir('bosun-cli-');
   const env = {
     BOSUN_DATABASE_URL: `sqlite:${join(dir, 'b.db')}`,
     BOSUN_SECURITY_KEY_FILE: join(dir, 'key'),
@@ -116,5 +117,45 @@ describe('bosun CLI', () => {
     const requestLine = lines.find((l) => l.url === '/vnflcm/api_versions' && l.status === 200);
     assert.ok(requestLine?.requestId, 'request log lines carry the request id');
     assert.ok(lines.some((l) => l.msg === 'shutting down'));
+  });
+
+  test('a command loads only its own modules: --help and the API commands load no server, database or VNFD code', async () => {
+    const server = await startTestServer('sqlite');
+    try {
+      const trace = join(dir, 'modules.txt');
+      const loaded = async (args: string[], extra: Record<string, string> = {}) => {
+        const r = await bosun(args, {
+          NODE_OPTIONS: `--import ${new URL('./module-trace.ts', import.meta.url).pathname}`,
+          BOSUN_TEST_MODULE_TRACE: trace,
+          ...extra,
+        });
+        assert.equal(r.code, 0, `bosun ${args.join(' ')}: ${r.stderr}`);
+        return readFileSync(trace, 'utf8').split('\n');
+      };
+      const heavy =
+        /\/node_modules\/(fastify|kysely|pg|@aws-sdk|pkijs|asn1js|pino|yaml|@sinclair|jose|yauzl)\/|\/src\/(http|store|vnfd|lcm|notify|drivers|packages|config)\//;
+      const cases: [string[], Record<string, string>][] = [
+        [['--help'], {}],
+        [['vnf', 'list', '--help'], {}],
+        [['vnf', 'list'], { BOSUN_URL: server.url }],
+        [['package', 'list', '--json'], { BOSUN_URL: server.url }],
+      ];
+      for (const [args, extra] of cases) {
+        const modules = await loaded(args, extra);
+        assert.ok(
+          modules.some((m) => m.endsWith('/src/cli/program.ts')),
+          'the trace sees the program',
+        );
+        assert.deepEqual(
+          modules.filter((m) => heavy.test(m)),
+          [],
+          `bosun ${args.join(' ')}`,
+        );
+      }
+      // The same trace sees a command that does need the server code.
+      assert.ok((await loaded(['config', 'show', '--env'])).some((m) => m.includes('/src/config/')));
+    } finally {
+      await server.close();
+    }
   });
 });

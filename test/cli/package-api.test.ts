@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openZipPackage } from '../../src/vnfd/csar/zip-reader.ts';
@@ -12,6 +11,7 @@ import { addClient } from '../http/auth/oauth2-support.ts';
 import { extractPackage } from '../support/extract.ts';
 import { EXPECTED_SAMPLES, SAMPLES_DIR } from '../support/samples.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BOSUN = join(import.meta.dirname, '../../bin/bosun');
 // The sample with a manifest and artifacts; its image is a placeholder whose manifest hash is
@@ -41,11 +41,11 @@ interface Run {
 }
 
 /** Runs the real `bosun` with no stray BOSUN_* settings, plus `env`. */
-function bosun(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function bosun(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
   const clean: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BOSUN_')) clean[k] = v;
   return new Promise((resolve) => {
-    execFile(BOSUN, args, { env: { ...clean, ...env } }, (err, stdout, stderr) => {
+    execFile(BOSUN, args, { env: { ...clean, ...env }, cwd }, (err, stdout, stderr) => {
       const code = err ? (err as { code?: number }).code : 0;
       resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
     });
@@ -75,7 +75,7 @@ describe('bosun package against a server', () => {
   let url: string[];
   before(async () => {
     server = await startTestServer('sqlite', { config: { outbound: { allow: ['127.0.0.1'] } } });
-    work = await mkdtemp(join(tmpdir(), 'bosun-pkg-api-'));
+    work = tempDir('bosun-pkg-api-');
     await extractPackage(join(SAMPLES_DIR, SAMPLE), join(work, 'src'));
     ZIP = join(work, 'sample.zip');
     await ok(['package', 'build', join(work, 'src'), '-o', ZIP]);
@@ -250,16 +250,26 @@ describe('bosun package against a server', () => {
 });
 
 describe('bosun package: connection and credentials', () => {
-  test('connection refused: one line naming the URL', async () => {
+  test('connection refused: one line naming the server and where its URL came from', async () => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
-    const r = await bosun(['package', 'list', '--url', `http://127.0.0.1:${port}`]);
-    assert.equal(r.code, 1);
+    const refused = (source: string) =>
+      `bosun: error: cannot connect to http://127.0.0.1:${port} (from ${source}): connection refused; ` +
+      'is the Bosun server running? (--url or BOSUN_URL names another server)\n';
+    const byFlag = await bosun(['package', 'list', '--url', `http://127.0.0.1:${port}`]);
+    assert.equal(byFlag.code, 1);
+    assert.equal(byFlag.stderr, refused('--url'));
+    const byEnv = await bosun(['package', 'list'], { BOSUN_URL: `http://127.0.0.1:${port}/` });
+    assert.equal(byEnv.stderr, refused('BOSUN_URL'));
+    // No URL given: bosun.yaml's server section, in the current folder as the server reads it.
+    const dir = tempDir('bosun-cli-conn-');
+    writeFileSync(join(dir, 'bosun.yaml'), `server:\n  port: ${port}\n`);
+    const byConfig = await bosun(['package', 'list'], {}, dir);
     assert.equal(
-      r.stderr,
-      `bosun: error: cannot connect to http://127.0.0.1:${port}: connection refused (is the Bosun server running?)\n`,
+      byConfig.stderr,
+      refused('server.bind and server.port of the configuration (bosun.yaml and BOSUN_* environment)'),
     );
   });
 

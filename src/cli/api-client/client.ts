@@ -19,32 +19,40 @@ export interface RequestOptions {
 }
 
 export class ApiClient {
-  readonly conn: Connection;
+  readonly #resolve: () => Promise<Connection>;
+  #conn: Promise<Connection> | undefined;
   #token: Promise<string | undefined> | undefined;
 
-  constructor(conn: Connection) {
-    this.conn = conn;
+  /** The connection is resolved at the first request (reading the configuration if need be). */
+  constructor(resolve: () => Promise<Connection>) {
+    this.#resolve = resolve;
   }
 
   static from(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): ApiClient {
-    return new ApiClient(resolveConnection(opts, env));
+    return new ApiClient(() => resolveConnection(opts, env));
   }
 
-  #bearer(): Promise<string | undefined> {
-    const { token, client } = this.conn;
+  connection(): Promise<Connection> {
+    this.#conn ??= this.#resolve();
+    return this.#conn;
+  }
+
+  async #bearer(conn: Connection): Promise<string | undefined> {
+    const { token, client } = conn;
     this.#token ??= token
       ? Promise.resolve(token)
       : client
-        ? fetchToken(this.conn, client)
+        ? fetchToken(conn, client)
         : Promise.resolve(undefined);
     return this.#token;
   }
 
   /** `path` is relative to the base URL (starts with /). */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
-    const url = this.conn.url + path;
+    const conn = await this.connection();
+    const url = conn.url + path;
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-    const token = await this.#bearer();
+    const token = await this.#bearer(conn);
     if (token) headers.authorization = `Bearer ${token}`;
     const init: RequestInit & { duplex?: 'half' } = { method, headers };
     if (options.json !== undefined) {
@@ -59,7 +67,7 @@ export class ApiClient {
     try {
       res = await fetch(url, init);
     } catch (err) {
-      throw connectionError(this.conn.url, err);
+      throw connectionError(conn, err);
     }
     if (!res.ok && !options.allowError) throw await responseError(res);
     return res;
@@ -72,19 +80,20 @@ export class ApiClient {
   }
 
   /** A next-link path without our base URL's own path prefix (a server behind a proxy path). */
-  #relative(path: string | undefined): string | undefined {
-    const prefix = new URL(this.conn.url).pathname.replace(/\/+$/, '');
+  #relative(base: string, path: string | undefined): string | undefined {
+    const prefix = new URL(base).pathname.replace(/\/+$/, '');
     return prefix && path?.startsWith(prefix + '/') ? path.slice(prefix.length) : path;
   }
 
   /** Every item of a SOL013 paged list, following `Link: rel="next"` to the end. */
   async list<T>(path: string, headers: Record<string, string> = {}): Promise<T[]> {
     const items: T[] = [];
+    const { url } = await this.connection();
     let next: string | undefined = path;
     while (next) {
       const res = await this.request('GET', next, { headers });
       items.push(...((await res.json()) as T[]));
-      next = this.#relative(nextLink(res.headers.get('link')));
+      next = this.#relative(url, nextLink(res.headers.get('link')));
     }
     return items;
   }

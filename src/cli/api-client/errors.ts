@@ -1,6 +1,7 @@
 /** One-line CLI errors from ProblemDetails answers and from failed connections. */
 import { STATUS_CODES } from 'node:http';
 import { CliError } from '../output.ts';
+import type { Connection } from './connection.ts';
 
 /** `<status> <title>: <detail>` from a ProblemDetails (or any) error response. */
 export async function responseError(res: Response): Promise<CliError> {
@@ -20,12 +21,19 @@ export async function responseError(res: Response): Promise<CliError> {
   return new CliError(`${res.status} ${title}: ${detail || '(no detail)'}`.replace(/\s*\n\s*/g, ' '));
 }
 
-/** A fetch failure (connection refused, DNS, TLS…) as one line naming the URL. */
-export function connectionError(url: string, err: unknown): CliError {
+/**
+ * A fetch failure (connection refused, DNS, TLS…) as one line naming the server, where its URL
+ * came from (`--url`, `BOSUN_URL`, the configuration) and how to name another.
+ */
+export function connectionError(conn: Pick<Connection, 'url' | 'source'>, err: unknown): CliError {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const server = `${conn.url} (from ${conn.source})`;
+  const elsewhere = '--url or BOSUN_URL names another server';
   if (cause?.code === 'ECONNREFUSED') {
-    return new CliError(`cannot connect to ${url}: connection refused (is the Bosun server running?)`);
+    return new CliError(
+      `cannot connect to ${server}: connection refused; is the Bosun server running? (${elsewhere})`,
+    );
   }
   const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
-  return new CliError(`cannot reach ${url}: ${why}`);
+  return new CliError(`cannot reach ${server}: ${why} (${elsewhere})`);
 }

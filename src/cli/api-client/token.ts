@@ -19,7 +19,7 @@ export async function fetchToken(conn: Connection, client: { id: string; secret:
       body: 'grant_type=client_credentials',
     });
   } catch (err) {
-    throw connectionError(url, err);
+    throw connectionError(conn, err);
   }
   if (!res.ok) throw await responseError(res);
   const body = (await res.json()) as { access_token?: string };

@@ -46,8 +46,7 @@ const row = (c: AuthClient) => ({
   created: c.createdAt,
 });
 
-export function registerAuthClient(program: Command): void {
-  const auth = program.command('auth').description('authentication administration');
+export function register(auth: Command): void {
   const client = auth.command('client').description('OAuth 2.0 clients of the built-in token endpoint');
 
   client

@@ -7,8 +7,7 @@ import { maskSecrets } from '../../config/mask.ts';
 import { ConfigSchema } from '../../config/schema.ts';
 import { emit, printTable } from '../output.ts';
 
-export function registerConfig(program: Command): void {
-  const config = program.command('config').description('configuration');
+export function register(config: Command): void {
   config
     .command('show')
     .description('print the effective configuration with secrets masked')

@@ -5,8 +5,7 @@ import { openDatabase } from '../../store/db/database.ts';
 import { migrate } from '../../store/db/migrate.ts';
 import { emit } from '../output.ts';
 
-export function registerDb(program: Command): void {
-  const db = program.command('db').description('database administration');
+export function register(db: Command): void {
   db.command('migrate')
     .description('apply pending schema migrations (the server also does this at start)')
     .option('-c, --config <file>', 'YAML configuration file')

@@ -67,11 +67,7 @@ function printOpOcc(o: OpOcc, next?: string): void {
   if (next) say(`next: ${next}`);
 }
 
-export function registerOp(program: Command): void {
-  const op = program
-    .command('op')
-    .description('LCM operation occurrences: list, show, retry, rollback, fail, cancel');
-
+export function register(op: Command): void {
   withListOptions(lcmCommand(op, 'list', 'list op occs (every page)'), '(eq,operationState,FAILED_TEMP)')
     .option('--instance <id>', "only this VNF instance's (adds (eq,vnfInstanceId,<id>) to the filter)")
     .action(async (opts: Parameters<typeof listQuery>[0] & { instance?: string }) => {

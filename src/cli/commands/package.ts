@@ -5,10 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { buildPackage } from '../../vnfd/csar/build.ts';
-import { formatDiagnostic } from '../../vnfd/diagnostics.ts';
 import type { Vnfd } from '../../vnfd/model/vnfd.ts';
-import { readPackage } from '../../vnfd/read-package.ts';
 import { CliError, emit, printJson } from '../output.ts';
 import { registerPackageApi } from './package-api.ts';
 
@@ -54,8 +51,7 @@ function summary(vnfd: Vnfd): string[] {
   return lines;
 }
 
-export function registerPackage(program: Command): void {
-  const pkg = program.command('package').description('VNF packages (SOL004 CSARs)');
+export function register(pkg: Command): void {
   registerPackageApi(pkg);
   pkg
     .command('lint <path>')
@@ -78,6 +74,9 @@ export function registerPackage(program: Command): void {
         throw new CliError(`--image-hash-mismatch must be one of ${SEVERITIES.join(', ')}`);
       }
       const trustAnchors = opts.trustAnchor.map((f) => readFileSync(f, 'utf8'));
+      // The package reader is loaded by lint and build only, not by the package API commands.
+      const { readPackage } = await import('../../vnfd/read-package.ts');
+      const { formatDiagnostic } = await import('../../vnfd/diagnostics.ts');
       const report = await readPackage(path, {
         signaturePolicy: opts.signaturePolicy as (typeof POLICIES)[number],
         trustAnchors,
@@ -101,6 +100,7 @@ export function registerPackage(program: Command): void {
     .requiredOption('-o, --output <zip>', 'the CSAR to write')
     .option('--json', 'print JSON')
     .action(async (dir: string, opts: { output: string; json?: boolean }) => {
+      const { buildPackage } = await import('../../vnfd/csar/build.ts');
       const result = await buildPackage(dir, opts.output);
       if (opts.json) return printJson(result);
       process.stdout.write(

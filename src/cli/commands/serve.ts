@@ -1,15 +1,12 @@
 /** `bosun serve`: runs the server in the foreground until SIGTERM/SIGINT. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load.ts';
-import { type Role, startServer } from '../../http/server.ts';
+import type { Role } from '../../http/server.ts';
 import { CliError } from '../output.ts';
 
 const ROLES: Role[] = ['all', 'api', 'worker'];
 
-export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('run the Bosun server (API and worker in one process by default)')
+export function register(serve: Command): void {
+  serve
     .option('-c, --config <file>', 'YAML configuration file (default: $BOSUN_CONFIG, then ./bosun.yaml)')
     .option('--role <role>', 'all | api | worker', 'all')
     .option('--port <port>', 'override server.port')
@@ -19,6 +16,9 @@ export function registerServe(program: Command): void {
       const server: Record<string, unknown> = {};
       if (opts.port !== undefined) server.port = Number(opts.port);
       if (opts.bind !== undefined) server.bind = opts.bind;
+      // Loaded here rather than at the top, so that `bosun serve --help` does not load the server.
+      const { loadConfig } = await import('../../config/load.ts');
+      const { startServer } = await import('../../http/server.ts');
       const config = loadConfig({ file: opts.config, overrides: { server } });
       const running = await startServer(config, { role: opts.role as Role });
       const stop = (signal: string) => {

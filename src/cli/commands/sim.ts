@@ -234,10 +234,7 @@ function registerFaults(sim: Command): void {
   });
 }
 
-export function registerSim(program: Command): void {
-  const sim = program
-    .command('sim')
-    .description('the simulated VIM: what it holds, and faults to inject (admin)');
+export function register(sim: Command): void {
   registerZones(sim);
   registerHosts(sim);
   registerServers(sim);

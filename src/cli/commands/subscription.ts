@@ -70,11 +70,7 @@ function printStatus(s: SubscriptionStatus): void {
   for (const [key, value] of lines) if (value !== undefined) say(`${key.padEnd(16)} ${String(value)}`);
 }
 
-export function registerSubscription(program: Command): void {
-  const subscription = program
-    .command('subscription')
-    .description('subscriptions of every API and the delivery of their notifications (admin)');
-
+export function register(subscription: Command): void {
   sub(subscription, 'list', 'list subscriptions with their delivery state (every page)')
     .option('--filter <expr>', 'SOL013 attribute filter, e.g. (gt,delivery/dead,0)')
     .action(async (opts: Common & { filter?: string }) => {

@@ -4,20 +4,16 @@ import { API_REGISTRY } from '../../http/sol013/api-versions.ts';
 import { BOSUN_VERSION } from '../../version.ts';
 import { emit, printTable } from '../output.ts';
 
-export function registerVersion(program: Command): void {
-  program
-    .command('version')
-    .description('print the version of Bosun and of the APIs it serves')
-    .option('--json', 'print JSON')
-    .action((opts: { json?: boolean }) => {
-      const apis = API_REGISTRY.map((m) => ({
-        api: `/${m.api}/${m.major}`,
-        versions: m.versions.join(', '),
-        spec: m.spec,
-      }));
-      emit(opts.json, { bosun: BOSUN_VERSION, node: process.versions.node, apis }, () => {
-        process.stdout.write(`bosun ${BOSUN_VERSION} (node ${process.versions.node})\n`);
-        printTable(apis, ['api', 'versions', 'spec']);
-      });
+export function register(version: Command): void {
+  version.option('--json', 'print JSON').action((opts: { json?: boolean }) => {
+    const apis = API_REGISTRY.map((m) => ({
+      api: `/${m.api}/${m.major}`,
+      versions: m.versions.join(', '),
+      spec: m.spec,
+    }));
+    emit(opts.json, { bosun: BOSUN_VERSION, node: process.versions.node, apis }, () => {
+      process.stdout.write(`bosun ${BOSUN_VERSION} (node ${process.versions.node})\n`);
+      printTable(apis, ['api', 'versions', 'spec']);
     });
+  });
 }

@@ -79,9 +79,7 @@ function sub(parent: Command, spec: string, description: string): Command {
   return withConnectionOptions(parent.command(spec).description(description)).option('--json', 'print JSON');
 }
 
-export function registerVimCommands(program: Command): void {
-  const vim = program.command('vim').description('the VIM registry: VIMs instances are deployed on (admin)');
-
+export function register(vim: Command): void {
   sub(vim, 'register', 'register a VIM')
     .requiredOption('--name <name>', 'unique name in its project')
     .requiredOption(

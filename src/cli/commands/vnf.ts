@@ -500,10 +500,7 @@ function registerResources(vnf: Command): void {
   );
 }
 
-export function registerVnf(program: Command): void {
-  const vnf = program
-    .command('vnf')
-    .description('VNF instances and their lifecycle operations (/vnflcm/v2, or v1 with --api-version 1)');
+export function register(vnf: Command): void {
   registerResources(vnf);
   for (const spec of OPERATIONS) registerOperation(vnf, spec);
 }
