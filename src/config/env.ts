@@ -31,9 +31,25 @@ export function envLeaves(schema: TSchema, path: string[] = []): EnvLeaf[] {
   return [{ variable: ['BOSUN', ...path.map(snake)].join('_'), path, schema }];
 }
 
+const SCALARS = ['string', 'integer', 'number', 'boolean'];
+const isScalarList = (schema: TSchema) =>
+  schema.type === 'array' && SCALARS.includes((schema.items as TSchema | undefined)?.type);
+
+/**
+ * A list of scalars is also accepted as a plain comma list (`127.0.0.1,::1`), each item read
+ * as its type; JSON (`["127.0.0.1"]`) stays accepted. Lists of objects need JSON.
+ */
+function parseCommaList(leaf: EnvLeaf, raw: string): unknown[] {
+  if (raw.trim() === '') return [];
+  const items = raw.split(',').map((item) => item.trim());
+  if (items.includes('')) throw new ConfigError(`${leaf.variable}: empty item in the comma list '${raw}'`);
+  return items.map((item) => parseValue({ ...leaf, schema: leaf.schema.items as TSchema }, item));
+}
+
 function parseValue(leaf: EnvLeaf, raw: string): unknown {
   const { schema, variable } = leaf;
   const kind = schema.type;
+  if (isScalarList(schema) && !raw.trimStart().startsWith('[')) return parseCommaList(leaf, raw);
   if (kind === 'integer' || kind === 'number') {
     const n = Number(raw);
     if (raw.trim() === '' || !Number.isFinite(n)) {
@@ -50,7 +66,8 @@ function parseValue(leaf: EnvLeaf, raw: string): unknown {
     try {
       return JSON.parse(raw);
     } catch {
-      throw new ConfigError(`${variable}: expected JSON (${kind}), got '${raw}'`);
+      const or = isScalarList(schema) ? ' or a comma list' : '';
+      throw new ConfigError(`${variable}: expected JSON (${kind})${or}, got '${raw}'`);
     }
   }
   return raw;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { envLeaves } from '../../src/config/env.ts';
@@ -8,8 +7,9 @@ import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { maskSecrets } from '../../src/config/mask.ts';
 import { ConfigSchema } from '../../src/config/schema.ts';
+import { tempDir } from '../support/temp.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'bosun-config-'));
+const dir = tempDir('bosun-config-');
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -131,6 +131,22 @@ describe('configuration', () => {
     assert.equal(shown.security.encryptionKey, '********');
     assert.equal(shown.server.port, 9890);
     assert.equal(c.security.encryptionKey, KEY, 'masking does not alter the configuration');
+  });
+
+  test('a list of values from the environment: a plain comma list or JSON', () => {
+    const allow = (value: string) => loadConfig({ env: { BOSUN_OUTBOUND_ALLOW: value } }).outbound.allow;
+    assert.deepEqual(allow('127.0.0.1,::1'), ['127.0.0.1', '::1']);
+    assert.deepEqual(allow(' 10.0.0.0/8 , fd00::/8 '), ['10.0.0.0/8', 'fd00::/8']);
+    assert.deepEqual(allow('127.0.0.1'), ['127.0.0.1']);
+    assert.deepEqual(allow('["127.0.0.1","::1"]'), ['127.0.0.1', '::1']);
+    assert.deepEqual(allow(''), []);
+    assert.throws(() => allow('127.0.0.1,,::1'), /BOSUN_OUTBOUND_ALLOW: empty item in the comma list/);
+    assert.throws(
+      () => allow('["127.0.0.1"'),
+      /BOSUN_OUTBOUND_ALLOW: expected JSON \(array\) or a comma list/,
+    );
+    const anchors = loadConfig({ env: { BOSUN_PACKAGES_TRUST_ANCHORS: '/etc/a.pem,/etc/b.pem' } });
+    assert.deepEqual(anchors.packages.trustAnchors, ['/etc/a.pem', '/etc/b.pem']);
   });
 
   test('each leaf key has exactly one environment variable', () => {
