@@ -94,6 +94,16 @@ export class AuthClientStore {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** When the client was registered (its generation: re-adding an id gives a new one); undefined when removed. */
+  async registeredAt(clientId: string): Promise<string | undefined> {
+    const row = await this.#db.kysely
+      .selectFrom('auth_clients')
+      .select('created_at')
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    return row?.created_at;
+  }
+
   /** The client when the secret is right; undefined for an unknown client or a wrong secret alike. */
   async verify(clientId: string, secret: string): Promise<AuthClient | undefined> {
     const row = await this.#row(clientId);

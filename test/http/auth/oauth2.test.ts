@@ -46,6 +46,8 @@ for (const dialect of DIALECTS) {
       lcm = await addClient(server, ['vnflcm:v2:all'], 'p1');
       pkg = await addClient(server, ['vnfpkgm:v1:all'], 'p2');
       admin = await addClient(server, ['bosun:admin'], 'ops');
+      // Hand-minted tokens (mint) name the client 'minted'; a token's client must exist.
+      await addClient(server, ['vnflcm:v2:all'], 'p1', 'minted');
       good = await tokenOf(server, lcm);
     });
     after(() => server.close());

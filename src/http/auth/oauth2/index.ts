@@ -9,6 +9,7 @@ import { AuthClientStore } from '../../../store/auth-clients/store.ts';
 import type { Database } from '../../../store/db/database.ts';
 import type { AuthSetup } from '../index.ts';
 import { createOAuth2Authenticator } from './authenticator.ts';
+import { clientCheck } from './client-check.ts';
 import { loadSigningKey } from './signing-key.ts';
 import { registerTokenEndpoint } from './token-endpoint.ts';
 import { createTokenVerifier, type VerifierOptions } from './verify-token.ts';
@@ -26,7 +27,11 @@ export async function createOAuth2Auth(config: Config, db: Database, keys: Serve
   const verifier: VerifierOptions = { audience: settings.audience };
   // Loaded at start, so that a key that cannot be unsealed stops the server rather than every request.
   const key = settings.builtinTokenEndpoint ? await loadSigningKey(keys) : undefined;
-  if (key) verifier.local = { kid: key.kid, publicKey: key.publicKey, issuer: settings.issuer };
+  const clients = new AuthClientStore(db, { adminScope: settings.adminScope });
+  if (key) {
+    const check = clientCheck(clients);
+    verifier.local = { kid: key.kid, publicKey: key.publicKey, issuer: settings.issuer, check };
+  }
   if (settings.jwksUrl) {
     verifier.external = {
       jwks: createRemoteJWKSet(jwksUrlOf(settings.jwksUrl), { timeoutDuration: 5000 }),
@@ -34,7 +39,6 @@ export async function createOAuth2Auth(config: Config, db: Database, keys: Serve
     };
   }
   const authenticator = createOAuth2Authenticator(createTokenVerifier(verifier), settings);
-  const clients = new AuthClientStore(db, { adminScope: settings.adminScope });
   return {
     authenticator,
     routes: (app) => {

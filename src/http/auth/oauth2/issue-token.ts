@@ -13,6 +13,9 @@ export interface TokenSettings {
 
 export const ACCESS_TOKEN_TYP = 'at+jwt';
 
+/** Claim carrying the client's registration time: a token outlives neither the client nor its re-creation. */
+export const CLIENT_REGISTERED_CLAIM = 'client_registered_at';
+
 export async function issueAccessToken(
   key: SigningKey,
   settings: TokenSettings,
@@ -24,6 +27,7 @@ export async function issueAccessToken(
   return new SignJWT({
     [settings.projectClaim]: client.project,
     client_id: client.clientId,
+    [CLIENT_REGISTERED_CLAIM]: client.createdAt,
     scope: scopes.join(' '),
   })
     .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: ACCESS_TOKEN_TYP })

@@ -13,6 +13,7 @@ import {
 } from 'jose';
 import { ApiError } from '../../sol013/problem.ts';
 import { invalidToken } from './bearer-error.ts';
+import type { ClientCheck } from './client-check.ts';
 import { ACCESS_TOKEN_TYP } from './issue-token.ts';
 import { SIGNING_ALG } from './signing-key.ts';
 
@@ -34,8 +35,8 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export interface VerifierOptions {
   audience: string;
-  /** The built-in token endpoint's key, when it is enabled. */
-  local?: { kid: string; publicKey: CryptoKey; issuer: string };
+  /** The built-in token endpoint's key, when it is enabled, and the check that its client still holds the token. */
+  local?: { kid: string; publicKey: CryptoKey; issuer: string; check?: ClientCheck };
   /** An external authorization server's keys; issuer unchecked when undefined. */
   external?: { jwks: JWTVerifyGetKey; issuer?: string };
 }
@@ -112,7 +113,10 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
     try {
       if (useLocal) {
         const opts = { ...base, issuer: local.issuer, algorithms: [SIGNING_ALG], typ: ACCESS_TOKEN_TYP };
-        return (await jwtVerify(token, local.publicKey, opts)).payload;
+        const { payload } = await jwtVerify(token, local.publicKey, opts);
+        const revoked = await local.check?.(payload);
+        if (revoked) throw invalidToken(revoked);
+        return payload;
       }
       const opts = { ...base, issuer: external!.issuer, algorithms: EXTERNAL_ALGS };
       return (await jwtVerify(token, external!.jwks, opts)).payload;
