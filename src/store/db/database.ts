@@ -3,7 +3,7 @@
  * PostgreSQL through a pg pool. The rest of Bosun sees one Kysely instance and never branches
  * on the dialect except where SQL truly differs (see `dialect`).
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -30,9 +30,25 @@ export interface DatabaseOptions {
   poolSize: number;
 }
 
+/**
+ * Creates the database file readable by its owner only (it holds sealed secrets, client secret
+ * hashes and everything else); SQLite gives its WAL and SHM files the database file's mode.
+ * An existing file keeps the mode its operator chose.
+ */
+function createPrivately(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
 function openSqlite(url: string): Kysely<Tables> {
   const file = url.slice('sqlite:'.length);
-  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(resolve(file)), { recursive: true });
+    createPrivately(file);
+  }
   return new Kysely<Tables>({ dialect: guardRootHandle(new NodeSqliteDialect(file)) });
 }
 
