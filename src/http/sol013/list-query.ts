@@ -38,8 +38,6 @@ export interface ListResource<Row, View extends object> {
    * list is in key order.
    */
   newestFirst?: { column: string; of(row: Row): string };
-  /** Top-level attributes of the representation that neither `attributes` nor `defaultExcluded` name. */
-  otherAttributes?: readonly string[];
   toView(row: Row, request: FastifyRequest): View;
 }
 
@@ -161,7 +159,6 @@ function knownAttributes(resource: ListResource<unknown, object>): Set<string> {
       [
         ...Object.keys(resource.attributes),
         ...resource.defaultExcluded,
-        ...(resource.otherAttributes ?? []),
         '_links',
       ].map((path) => path.split('/')[0]),
     );

@@ -70,7 +70,6 @@ function resource<View extends object>(
     name: 'vnf_packages',
     attributes,
     defaultExcluded: DEFAULT_EXCLUDED,
-    otherAttributes: ['onboardingFailureDetails'],
     selectors: true,
     select(db, project) {
       // Everything but the VNFD model, which lists never show.
