@@ -152,7 +152,7 @@ export class HookRunner {
       if (!check.ok)
         throw new HookError(call.hook, `Hook ${call.hook} (${artifact}) cannot run: ${check.reason}`, facts);
       await chmod(file, 0o500);
-      folder.own(file);
+      folder.handOver([file]);
       const command = await commandFor(file, `${INSIDE.hookDir}/${name}`, op.artifact.type, call.hook);
       const started = Date.now();
       const output = await this.#exec(call.hook, artifact, command, folder.dir, call.input, call.signal);

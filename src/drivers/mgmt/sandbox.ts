@@ -140,8 +140,9 @@ export function sandboxArgs(
     '--ro-bind',
     run.hookDir,
     INSIDE.hookDir,
-    // Bosun's own Node.js, for JavaScript hooks (a single executable, nothing of Bosun's code).
-    '--ro-bind',
+    // Bosun's own Node.js, for JavaScript hooks (a single executable, nothing of Bosun's code);
+    // left out when the hook user cannot reach it (then JavaScript hooks find no node).
+    '--ro-bind-try',
     process.execPath,
     `${INSIDE.bin}/node`,
     '--chdir',
@@ -171,16 +172,20 @@ export function spawnSandbox(settings: SandboxSettings, args: string[]): ChildPr
 }
 
 /**
- * A new private folder for a hook's files (removed by the caller). When Bosun runs as root it
- * belongs to the hook user, who must read it to bind it; `own` gives files put in it to that user.
+ * A new private folder for a hook's files (removed by the caller). Bosun fills it while it is
+ * Bosun's alone; `handOver` then gives it and its files to the hook user when Bosun runs as root
+ * (bwrap, running as that user, must read it to bind it) — never before, so that no process of
+ * that user can plant a link in it for Bosun to write through.
  */
-export function hookFolder(settings: SandboxSettings): { dir: string; own(path: string): void } {
+export function hookFolder(settings: SandboxSettings): { dir: string; handOver(files: string[]): void } {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-hook-'));
-  const own = (path: string) => {
-    if (asRoot()) chownSync(path, settings.uid, settings.gid);
+  return {
+    dir,
+    handOver(files) {
+      if (!asRoot()) return;
+      for (const path of [...files, dir]) chownSync(path, settings.uid, settings.gid);
+    },
   };
-  own(dir);
-  return { dir, own };
 }
 
 export type SandboxCheck = { ok: true } | { ok: false; reason: string };
@@ -192,7 +197,9 @@ const HOST_NEEDS =
 
 /** Whether a sandbox can be made here: runs `true` in one, exactly as a hook would run. */
 export function checkSandbox(settings: SandboxSettings): Promise<SandboxCheck> {
-  const { dir } = hookFolder(settings);
+  const folder = hookFolder(settings);
+  const { dir } = folder;
+  folder.handOver([]);
   return new Promise<SandboxCheck>((resolve) => {
     let child: ChildProcess;
     try {

@@ -288,6 +288,35 @@ for (const dialect of DIALECTS) {
       assert.equal((await vnfcOf()).vnfc.computeResource.resourceId, seen?.computeResource.resourceId);
     });
 
+    test('a retried end hook sees the instance as the VIM work left it, as the first run did', async () => {
+      const key = 'end-retry';
+      const inst = await createInstance(server.url, vnfdId);
+      const failed = await runTask(server.url, inst.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: params(key, { failHooks: ['instantiate_end'] }),
+      });
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+      assert.equal(failed.error?.step, 'end-hook');
+      peer.fix(key);
+      assert.equal((await opTask(failed.id, 'retry')).status, 202);
+      const done = await waitOpOcc(server.url, failed.id);
+      assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
+      const vnfcIds = ((await getInstance(server.url, inst.id)).instantiatedVnfInfo?.vnfcResourceInfo ?? [])
+        .map((v) => v.id)
+        .sort();
+      const ends = (peer.calls(key) as { op: string; input: HookInputSeen }[]).filter(
+        (c) => c.op === 'instantiate_end',
+      );
+      assert.equal(ends.length, 2);
+      for (const end of ends) {
+        assert.equal(end.input.vnfInstance.instantiationState, 'INSTANTIATED');
+        assert.deepEqual(
+          end.input.vnfInstance.instantiatedVnfInfo?.vnfcResourceInfo?.map((v) => v.id).sort(),
+          vnfcIds,
+        );
+      }
+    });
+
     test('an answer naming an unknown VNFC, or a VNFC key the VIM driver owns, fails the hook', async () => {
       const unknown = await runTask(
         server.url,
