@@ -156,11 +156,9 @@ function knownAttributes(resource: ListResource<unknown, object>): Set<string> {
   let names = known.get(resource);
   if (!names) {
     names = new Set(
-      [
-        ...Object.keys(resource.attributes),
-        ...resource.defaultExcluded,
-        '_links',
-      ].map((path) => path.split('/')[0]),
+      [...Object.keys(resource.attributes), ...resource.defaultExcluded, '_links'].map(
+        (path) => path.split('/')[0],
+      ),
     );
     known.set(resource, names);
   }
