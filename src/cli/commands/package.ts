@@ -37,10 +37,15 @@ function summary(vnfd: Vnfd): string[] {
     }
     for (const a of f.scalingAspects) lines.push(`  aspect     ${a.id} max scale level ${a.maxScaleLevel}`);
     for (const level of f.instantiationLevels?.levels ?? []) lines.push(`  level      ${level.id}`);
-    const hooks = f.lcmOperations.map((o) =>
-      o.artifact?.kind === 'host-path' ? `${o.name} (host path ${o.artifact.path}: cannot run)` : o.name,
-    );
+    const hooks = f.lcmOperations.map((o) => o.name);
     if (hooks.length) lines.push(`  hooks      ${hooks.join(', ')}`);
+    const onHost = new Map<string, string[]>();
+    for (const o of f.lcmOperations) {
+      if (o.artifact?.kind === 'host-path')
+        onHost.set(o.artifact.path, [...(onHost.get(o.artifact.path) ?? []), o.name]);
+    }
+    for (const [path, names] of onHost)
+      lines.push(`  host path  ${path} cannot run (hooks ${names.join(', ')})`);
   }
   for (const image of vnfd.softwareImages) {
     lines.push(
