@@ -5,11 +5,13 @@
  * the environment and memory maps of the server process and of every process it can see. The
  * server is a real `bosun serve` process set up as a deployment would be (on SQLite with its
  * generated key file, on PostgreSQL with the key in its environment). The hook gets nothing: the
- * operation ends with the hook's own error, and nothing secret is in it.
+ * operation ends with the hook's own error, and nothing secret is in it. On a host without bwrap
+ * the server says so at start and hooks fail naming what the host needs: they never run
+ * unsandboxed.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -126,3 +128,47 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('hooks on a host without bwrap', () => {
+  let served: Served;
+  before(async () => {
+    // The server's PATH has what bin/bosun needs and no bwrap.
+    const bin = mkdtempSync(join(tmpdir(), 'bosun-no-bwrap-'));
+    for (const tool of ['readlink', 'dirname']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-no-bwrap-data-'));
+    served = await serveProcess(
+      {
+        databaseUrl: `sqlite:${join(dir, 'bosun.db')}`,
+        blobsDir: join(dir, 'blobs'),
+        key: randomBytes(32).toString('base64'),
+      },
+      'all',
+      { PATH: bin },
+    );
+  });
+  after(() => stop(served.child));
+
+  test('the server says so at start; a hook fails naming what the host needs, and never runs', async () => {
+    const variant = await hookPackage(ATTACK);
+    const pkg = await onboard(served.url, variant.zip);
+    assert.equal(pkg.onboardingState, 'ONBOARDED', JSON.stringify(pkg.onboardingFailureDetails));
+    const op = await runTask(
+      served.url,
+      (await createInstance(served.url, variant.vnfdId)).id,
+      'instantiate',
+      INSTANTIATE,
+    );
+    assert.equal(op.operationState, 'FAILED_TEMP');
+    assert.equal(op.error?.step, 'start-hook');
+    assert.match(
+      op.error?.detail ?? '',
+      /^Hook instantiate_start \(Scripts\/sample_script\.py\) cannot run: Hooks run in a bubblewrap sandbox: the host needs bwrap \(Debian: apt-get install bubblewrap\).* bwrap is not installed \(not on the server's PATH/,
+    );
+    const logged = served
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"msg":"package hooks cannot run on this host"'));
+    assert.ok(logged, served.output());
+    assert.match(JSON.parse(logged).reason, /the host needs bwrap/);
+  });
+});

@@ -66,23 +66,20 @@ const ETC = [
   'os-release',
 ];
 
-let found: string | undefined;
-/** bwrap on the server's PATH (the sandbox gets an empty environment, so no PATH to search with). */
-function bwrapPath(): string {
-  found ??=
-    (process.env.PATH ?? '/usr/bin:/bin')
-      .split(':')
-      .filter((d) => d.startsWith('/'))
-      .map((d) => join(d, 'bwrap'))
-      .find((p) => {
-        try {
-          accessSync(p, constants.X_OK);
-          return true;
-        } catch {
-          return false;
-        }
-      }) ?? 'bwrap';
-  return found;
+/** bwrap on the server's PATH (bwrap itself gets an empty environment, so no PATH to search with). */
+function bwrapPath(): string | undefined {
+  return (process.env.PATH ?? '')
+    .split(':')
+    .filter((d) => d.startsWith('/'))
+    .map((d) => join(d, 'bwrap'))
+    .find((p) => {
+      try {
+        accessSync(p, constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
 }
 
 const asRoot = () => process.getuid?.() === 0;
@@ -162,7 +159,9 @@ export function sandboxArgs(
 
 /** Starts bwrap with `args`: empty environment, its own process group, as the hook user when root. */
 export function spawnSandbox(settings: SandboxSettings, args: string[]): ChildProcess {
-  return spawn(settings.bwrap ?? bwrapPath(), args, {
+  const bwrap = settings.bwrap ?? bwrapPath();
+  if (!bwrap) throw new Error(`bwrap is not installed (not on the server's PATH: ${process.env.PATH ?? ''})`);
+  return spawn(bwrap, args, {
     cwd: '/',
     env: {},
     detached: true,
@@ -208,7 +207,7 @@ export function checkSandbox(settings: SandboxSettings): Promise<SandboxCheck> {
         sandboxArgs(settings, { hookDir: dir, command: ['/bin/true'], env: { PATH: SANDBOX_PATH } }),
       );
     } catch (err) {
-      resolve({ ok: false, reason: `${HOST_NEEDS}. Starting bwrap failed: ${(err as Error).message}` });
+      resolve({ ok: false, reason: `${HOST_NEEDS}. ${(err as Error).message}.` });
       return;
     }
     let stderr = '';
