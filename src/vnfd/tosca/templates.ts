@@ -404,7 +404,7 @@ export function buildTopology(raw: Record<string, unknown>, ctx: TemplateContext
         type: typeName,
         file,
         path: path ?? file,
-        ...(path === file && isHostPath(file) ? { hostPath: true } : {}),
+        ...(path === file && isHostPath(file, ctx.files) ? { hostPath: true } : {}),
         properties: props,
         loc: aloc,
       };
@@ -435,7 +435,7 @@ export function buildTopology(raw: Record<string, unknown>, ctx: TemplateContext
         );
         return fromRoot;
       }
-      if (isHostPath(file)) {
+      if (isHostPath(file, ctx.files)) {
         diags.tolerated(
           'TOSCA_ARTIFACT_HOST_PATH',
           `${what}: ${file} is an absolute path on the VNFM host, not a file of the package; Bosun cannot run it, so an operation that reaches it fails — ship the file in the package and give its path relative to the template`,
@@ -787,7 +787,12 @@ function occurrences(v: unknown): [number, number] {
   return [1, 1];
 }
 
-/** An absolute artifact path: inside the package when that file exists, else one on the host. */
-function isHostPath(file: string): boolean {
-  return file.startsWith('/');
+/**
+ * An absolute artifact path that is not the package's: its first folder is none of the package's
+ * (`/opt/stack/…`, not `/Scripts/…`). Tacker looks such a path up on its own host.
+ */
+function isHostPath(file: string, files: PackageFiles): boolean {
+  if (!file.startsWith('/')) return false;
+  const top = posix.normalize(file).split('/')[1];
+  return top !== undefined && top !== '' && !files.names.some((n) => n.startsWith(`${top}/`));
 }

@@ -268,6 +268,15 @@ topology_template:
         absent:
           type: tosca.artifacts.File
           file: nothere.txt
+        driver:
+          type: tosca.artifacts.Implementation.Python
+          file: /opt/stack/tacker/tacker/vnfm/mgmt_drivers/vnflcm_noop.py
+        rooted:
+          type: tosca.artifacts.Implementation.Python
+          file: /Scripts/run.py
+        rootedMissing:
+          type: tosca.artifacts.Implementation.Python
+          file: /Scripts/gone.py
 `),
       'Scripts/run.py': '# placeholder\n',
       'Scripts/config.yaml': 'a: 1\n',
@@ -283,6 +292,17 @@ topology_template:
     assert.match(
       errors(r, 'TOSCA_ARTIFACT_MISSING')[0].message,
       /artifact absent of node template VNF: nothere\.txt \(Definitions\/nothere\.txt\) is not in the package/,
+    );
+    // An absolute path: the package's own file when its first folder is the package's, else a
+    // path on the VNFM host (tolerated: Tacker looks it up on its host).
+    assert.equal(vnf.artifacts.rooted.path, 'Scripts/run.py');
+    assert.equal(vnf.artifacts.rooted.hostPath, undefined);
+    assert.ok(errors(r, 'TOSCA_ARTIFACT_MISSING').some((d) => d.message.includes('/Scripts/gone.py')));
+    assert.equal(vnf.artifacts.driver.path, '/opt/stack/tacker/tacker/vnfm/mgmt_drivers/vnflcm_noop.py');
+    assert.equal(vnf.artifacts.driver.hostPath, true);
+    assert.deepEqual(
+      warnings(r, 'TOSCA_ARTIFACT_HOST_PATH').map((d) => d.message.split(':')[0]),
+      ['artifact driver of node template VNF'],
     );
     const ops = vnf.interfaces.Vnflcm;
     assert.equal(ops.instantiate.implementation, undefined);
