@@ -203,7 +203,13 @@ for (const dialect of DIALECTS) {
 
     test('the contract: _start hooks see the instance before the VIM work, _end hooks after it', async () => {
       const key = 'contract';
-      const startAnswer = { vnfInstance: { metadata: { phase: 'start' } } };
+      const startAnswer = {
+        vnfInstance: {
+          metadata: { phase: 'start' },
+          extensions: { cluster: 'c1' },
+          vnfConfigurableProperties: { isAutoscaleEnabled: true },
+        },
+      };
       const inst = await createInstance(server.url, vnfdId);
       const op = await runTask(server.url, inst.id, 'instantiate', {
         ...INSTANTIATE,
@@ -247,6 +253,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(end.input.startHookOutput, startAnswer);
       assert.equal(end.input.vnfInstance.metadata.phase, 'start');
       assert.equal(now.metadata?.phase, 'start');
+      assert.equal(now.extensions?.cluster, 'c1');
+      assert.equal(now.vnfConfigurableProperties?.isAutoscaleEnabled, true);
     });
 
     test('hooks write VNFC metadata; it outlives later operations and heal_end sees the new server', async () => {
