@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateKeyPair, SignJWT } from 'jose';
 import { DIALECTS } from '../../support/databases.ts';
-import { type HttpResult, http, isProblem } from '../../support/http.ts';
+import { type HttpResult, http, isProblem, rawHeader, rawHttp } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import {
   addClient,
@@ -57,6 +57,15 @@ for (const dialect of DIALECTS) {
       assert.ok(isProblem(r, 401), r.text);
       assert.equal(r.headers.get('www-authenticate'), 'Bearer realm="bosun"');
       assert.equal(r.body.detail, REQUIRED);
+    });
+
+    test('the challenge header goes on the wire as WWW-Authenticate', async () => {
+      const raw = await rawHttp(
+        server.url,
+        `GET ${PROTECTED} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+      assert.equal(raw.status, 401);
+      assert.equal(rawHeader(raw, 'WWW-Authenticate'), 'Bearer realm="bosun"');
     });
 
     test('a valid token in Authorization: 200', async () => {
