@@ -363,7 +363,7 @@ export const ConfigSchema = Type.Object(
             tmpMb: Type.Integer({
               minimum: 1,
               default: 256,
-              description: 'size of the private /tmp of a hook',
+              description: 'size of the private /tmp (and of /dev/shm) of a hook',
             }),
             outputBytes: Type.Integer({
               minimum: 1024,

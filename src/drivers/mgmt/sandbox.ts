@@ -2,11 +2,12 @@
  * The sandbox package code runs in: bubblewrap (`bwrap`, Debian's `bubblewrap`) with new user,
  * pid, IPC, UTS and cgroup namespaces (and a network one under `hooks.network: none`). Inside:
  * the system folders and a short list of /etc files read-only, the hook's own folder read-only at
- * /hook, a private size-limited /tmp, a fresh /proc that shows only the sandbox's processes, a
- * minimal /dev, no capabilities, no further user namespaces, and only the contract's environment.
- * Nothing of Bosun is there: not its data folder, configuration, key file, database or socket
- * files, working folder, environment or processes. Limits (CPU time, address space, processes,
- * file size) are set by `prlimit` inside, just before the script starts.
+ * /hook, a private size-limited /tmp and /dev/shm (everything else read-only), a fresh /proc that
+ * shows only the sandbox's processes, a minimal /dev, no capabilities, no further user
+ * namespaces, and only the contract's environment. Nothing of Bosun is there: not its data
+ * folder, configuration, key file, database or socket files, working folder, environment or
+ * processes. Limits (CPU time, address space, processes, file size) are set by `prlimit` inside,
+ * just before the script starts.
  *
  * bwrap itself starts with an empty environment (its pid 1 in the sandbox would otherwise show
  * the server's in /proc/1/environ) and, when Bosun runs as root, as the unprivileged hook user,
@@ -133,6 +134,10 @@ export function sandboxArgs(
     '--size',
     String(limits.tmpMb * MIB),
     '--tmpfs',
+    '/dev/shm',
+    '--size',
+    String(limits.tmpMb * MIB),
+    '--tmpfs',
     INSIDE.tmp,
     '--ro-bind',
     run.hookDir,
@@ -142,6 +147,12 @@ export function sandboxArgs(
     '--ro-bind-try',
     process.execPath,
     `${INSIDE.bin}/node`,
+    // The sandbox's own root and /dev are unbounded tmpfs: read-only once everything is mounted,
+    // so that only the size-limited /tmp and /dev/shm take writes.
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
     '--chdir',
     INSIDE.tmp,
     '--',

@@ -25,6 +25,19 @@ print(json.dumps({'vnfInstance': {'metadata': {'env': dict(os.environ), 'cwd': o
   'hookDir': sorted(os.listdir(os.environ['BOSUN_HOOK_DIR'])),
   'hookDirWritable': os.access(os.environ['BOSUN_HOOK_DIR'], os.W_OK)}}}))
 `,
+  'Scripts/fill.py': `import errno, json, os
+def fill(folder):
+    n = 0
+    try:
+        while n < 100:
+            with open(os.path.join(folder, 'f%d' % n), 'wb') as f:
+                f.write(b'x' * 1000000)
+            n += 1
+    except OSError as e:
+        return [n, errno.errorcode[e.errno]]
+    return [n, None]
+print(json.dumps({'vnfInstance': {'metadata': {d: fill(d) for d in ['/tmp', '/dev/shm', '/', '/dev', '/opt', '/hook']}}}))
+`,
   'Scripts/spin.py': 'while True:\n    pass\n',
   'Scripts/bigfile.sh': "set -e\nhead -c 3000000 /dev/zero > /tmp/big && echo '{}'\n",
   'Scripts/forks.sh': "for i in $(seq 1 40); do sleep 5 & done; wait; echo '{}'\n",
@@ -117,6 +130,19 @@ describe('hook runner and sandbox', () => {
     assert.equal(seen.uid, 65534);
     assert.deepEqual(seen.hookDir, ['env.py']);
     assert.equal(seen.hookDirWritable, false);
+  });
+
+  test('only the private /tmp and /dev/shm take writes, each as much as hooks.limits.tmpMb', async () => {
+    const outcome = await run(runner(), 'fill.py');
+    assert.ok(outcome.ran);
+    assert.deepEqual(outcome.output.vnfInstance?.metadata, {
+      '/tmp': [16, 'ENOSPC'],
+      '/dev/shm': [16, 'ENOSPC'],
+      '/': [0, 'EROFS'],
+      '/dev': [0, 'EROFS'],
+      '/opt': [0, 'EROFS'],
+      '/hook': [0, 'EROFS'],
+    });
   });
 
   test('JavaScript hooks run with Bosun’s own Node.js inside the sandbox', async () => {
