@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -38,6 +38,8 @@ def fill(folder):
     return [n, None]
 print(json.dumps({'vnfInstance': {'metadata': {d: fill(d) for d in ['/tmp', '/dev/shm', '/', '/dev', '/opt', '/hook']}}}))
 `,
+  'Scripts/linger.sh':
+    "setsid sleep 86399.25 >/dev/null 2>&1 &\nsleep 86399.5 >/dev/null 2>&1 &\necho '{}'\n",
   'Scripts/spin.py': 'while True:\n    pass\n',
   'Scripts/bigfile.sh': "set -e\nhead -c 3000000 /dev/zero > /tmp/big && echo '{}'\n",
   'Scripts/forks.sh': "for i in $(seq 1 40); do sleep 5 & done; wait; echo '{}'\n",
@@ -143,6 +145,21 @@ describe('hook runner and sandbox', () => {
       '/opt': [0, 'EROFS'],
       '/hook': [0, 'EROFS'],
     });
+  });
+
+  test('nothing a hook started outlives it, not even a process in a session of its own', async () => {
+    const lingering = () =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .filter((pid) => {
+          try {
+            return /sleep\0?86399\.(25|5)/.test(readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
+          } catch {
+            return false; // gone meanwhile
+          }
+        });
+    assert.ok((await run(runner(), 'linger.sh')).ran);
+    assert.deepEqual(lingering(), []);
   });
 
   test('JavaScript hooks run with Bosun’s own Node.js inside the sandbox', async () => {
