@@ -3,16 +3,13 @@
  * with a detail that says so (and what the API serves today), not the bare "no resource" of a
  * typo. They are not routes: nothing else (Allow, api-docs, metrics) sees them.
  */
-export interface PlannedResource {
-  path: string;
-  what: string;
-}
+import type { Planned } from '../sol013/errors.ts';
 
 const FM_ALARMS = 'VNF fault management alarms (SOL002/SOL003 Alarms)';
 const PM_JOBS = 'VNF performance management jobs and reports (SOL002/SOL003 PM jobs)';
 const PM_THRESHOLDS = 'VNF performance management thresholds (SOL002/SOL003 Thresholds)';
 
-export const PLANNED_RESOURCES: readonly PlannedResource[] = [
+export const PLANNED_RESOURCES: readonly Planned[] = [
   { path: '/vnffm/v1/alarms', what: FM_ALARMS },
   { path: '/vnffm/v1/alarms/:alarmId', what: FM_ALARMS },
   { path: '/vnffm/v1/alarms/:alarmId/escalate', what: FM_ALARMS },

@@ -151,16 +151,16 @@ function checkSelected(resource: ListResource<unknown, object>, selector: Select
   }
 }
 
-const known = new WeakMap<object, Set<string>>();
+const attributeNames = new WeakMap<object, Set<string>>();
 function knownAttributes(resource: ListResource<unknown, object>): Set<string> {
-  let names = known.get(resource);
+  let names = attributeNames.get(resource);
   if (!names) {
     names = new Set(
       [...Object.keys(resource.attributes), ...resource.defaultExcluded, '_links'].map(
         (path) => path.split('/')[0],
       ),
     );
-    known.set(resource, names);
+    attributeNames.set(resource, names);
   }
   return names;
 }
