@@ -20,7 +20,7 @@ import {
   type HookVimConnection,
   type HookVnfInstance,
 } from '../drivers/mgmt/hook-contract.ts';
-import { HookError } from '../drivers/mgmt/hook-runner.ts';
+import { findHook, HookError } from '../drivers/mgmt/hook-runner.ts';
 import { buildGrantRequest } from '../grant/grant-request.ts';
 import type { Grant, GrantRequest } from '../grant/types.ts';
 import { ApiError } from '../http/sol013/problem.ts';
@@ -402,11 +402,20 @@ async function hookVims(run: Run): Promise<Record<string, HookVimConnection>> {
   return out;
 }
 
+/** What the VIM work changed, for all but `_start` hooks: `_rollback_end` hooks get what the rollback undid. */
+function hookResourceChanges(run: Run, phase: HookPhase): { resourceChanges?: ResourceChanges } {
+  if (phase === 'start') return {};
+  const undone = run.progress.outputs['rollback-infra'] as ResourceChanges | undefined;
+  if (phase === 'rollback-end' && undone) return { resourceChanges: undone };
+  const infra = run.progress.outputs.infra as DriverResult | undefined;
+  return infra ? { resourceChanges: infra.changes } : {};
+}
+
 async function hookStep(run: Run, hook: string, phase: HookPhase): Promise<HookStepOutput | undefined> {
-  if (!run.flavour) return undefined;
+  // Nothing to build for a hook the flavour does not declare (most operations of most packages).
+  if (!run.flavour || !findHook(run.flavour, hook)) return undefined;
   const change = run.opOcc.operation === 'CHANGE_VNFPKG';
   const vnfInstance = hookInstance(hookPhaseInstance(run, phase));
-  const infra = run.progress.outputs.infra as DriverResult | undefined;
   const startOutput = phase === 'end' ? hookOutputOf(run.progress, 'start-hook') : undefined;
   const outcome = await run.deps.hooks.run({
     hook,
@@ -429,7 +438,7 @@ async function hookStep(run: Run, hook: string, phase: HookPhase): Promise<HookS
         flavour: run.flavour,
       },
       vimConnectionInfo: await hookVims(run),
-      ...(phase !== 'start' && infra ? { resourceChanges: infra.changes } : {}),
+      ...hookResourceChanges(run, phase),
       ...(startOutput ? { startHookOutput: startOutput } : {}),
     },
   });

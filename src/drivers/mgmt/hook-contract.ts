@@ -82,7 +82,10 @@ export interface HookInput {
   vnfd: { vnfdId: string; vnfPkgId: string; flavourId: string; flavour: Flavour };
   /** The VIM connections the operation works with, keyed as in vnfInstance.vimConnectionInfo. */
   vimConnectionInfo: Record<string, HookVimConnection>;
-  /** `_end` and rollback hooks: the resources the VIM step changed (added, removed, modified VNFCs, VLs, storages). */
+  /**
+   * All but `_start` hooks: the resources the VIM step changed (added, removed, modified VNFCs,
+   * VLs, storages); `_rollback_end` hooks: what the rollback removed or restored.
+   */
   resourceChanges?: ResourceChanges;
   /** `_end` hooks: what the `_start` hook answered (already applied to vnfInstance). */
   startHookOutput?: HookOutput;

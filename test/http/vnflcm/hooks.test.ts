@@ -144,6 +144,23 @@ for (const dialect of DIALECTS) {
         'instantiate_rollback_end grant',
       ]);
       assert.equal((await getInstance(server.url, inst.id)).instantiationState, 'NOT_INSTANTIATED');
+      // _rollback_start sees what the failed operation built, _rollback_end what the rollback removed.
+      const [, , start, end] = peer.calls(log) as { input: HookInputSeen }[];
+      const vnfcs = (c: { input: HookInputSeen }) =>
+        c.input.resourceChanges?.affectedVnfcs.map((v) => `${v.id} ${v.changeType}`).sort();
+      const built =
+        start.input.vnfInstance.instantiatedVnfInfo?.vnfcResourceInfo?.map((v) => v.id).sort() ?? [];
+      assert.equal(start.input.vnfInstance.instantiationState, 'INSTANTIATED');
+      assert.equal(built.length, 2);
+      assert.deepEqual(
+        vnfcs(start),
+        built.map((id) => `${id} ADDED`),
+      );
+      assert.equal(end.input.vnfInstance.instantiationState, 'NOT_INSTANTIATED');
+      assert.deepEqual(
+        vnfcs(end),
+        built.map((id) => `${id} REMOVED`),
+      );
     });
 
     test('a hook that times out or answers garbage fails the operation', async () => {
