@@ -1,4 +1,8 @@
-/** How CLI commands print data: aligned tables for people, --json for scripts. */
+/**
+ * How CLI commands print data: aligned tables for people, --json for scripts, and -q/--id-only
+ * (the ids alone, one a line) on the commands that create or list records.
+ */
+import { type Command, Option } from 'commander';
 
 export class CliError extends Error {
   override name = 'CliError';
@@ -29,4 +33,31 @@ export function printTable(rows: Record<string, unknown>[], columns: string[]): 
 export function emit(json: boolean | undefined, value: unknown, human: () => void): void {
   if (json) printJson(value);
   else human();
+}
+
+export interface OutputOptions {
+  json?: boolean;
+  idOnly?: boolean;
+}
+
+/** Adds -q/--id-only to a create or list command (which has --json). */
+export function withIdOnly(command: Command): Command {
+  return command.addOption(
+    new Option('-q, --id-only', 'print only the id (of each record, one a line)').conflicts('json'),
+  );
+}
+
+/** A created record or a list of records: its ids (--id-only), JSON (--json) or `human`. */
+export function emitRecords<T>(
+  opts: OutputOptions,
+  value: T | readonly T[],
+  human: () => void,
+  idOf: (record: T) => unknown = (record) => (record as { id?: unknown }).id,
+): void {
+  if (!opts.idOnly) {
+    emit(opts.json, value, human);
+    return;
+  }
+  const records: readonly T[] = Array.isArray(value) ? value : [value as T];
+  for (const record of records) process.stdout.write(`${String(idOf(record))}\n`);
 }

@@ -16,6 +16,8 @@ export interface RequestOptions {
   contentType?: string;
   /** Return non-2xx responses instead of throwing. */
   allowError?: boolean;
+  /** `manual`: a redirect is returned (with allowError), not followed. */
+  redirect?: 'follow' | 'manual';
 }
 
 export class ApiClient {
@@ -54,7 +56,7 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     const token = await this.#bearer(conn);
     if (token) headers.authorization = `Bearer ${token}`;
-    const init: RequestInit & { duplex?: 'half' } = { method, headers };
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, redirect: options.redirect };
     if (options.json !== undefined) {
       headers['content-type'] = options.contentType ?? 'application/json';
       init.body = JSON.stringify(options.json);

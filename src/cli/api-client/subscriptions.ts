@@ -1,6 +1,12 @@
-/** The admin subscriptions API (/bosun/v1/subscriptions) calls of the CLI. */
+/**
+ * The subscription calls of the CLI: create through the SOL API it is for, the others through the
+ * admin subscriptions API (/bosun/v1/subscriptions), which sees every API's.
+ */
+
+import { type ApiMajor, currentVersion } from '../../http/sol013/api-versions.ts';
 import type { SubscriptionStatus } from '../../notify/delivery/status.ts';
 import type { ApiClient } from './client.ts';
+import { responseError } from './errors.ts';
 
 // What the admin API answers: the server's own type (erased at run time), not a copy of it.
 export type { SubscriptionStatus };
@@ -31,3 +37,43 @@ export const redeliverSubscription = (client: ApiClient, id: string, api?: strin
 
 export const deleteSubscription = (client: ApiClient, id: string, api?: string) =>
   client.request('DELETE', withApi(one(id), api));
+
+/** A SOL subscription as its API answers it (SOL013 fields common to every API). */
+export interface Subscription {
+  id: string;
+  callbackUri: string;
+  filter?: Record<string, unknown>;
+  verbosity?: string;
+  _links?: Record<string, { href: string }>;
+  [field: string]: unknown;
+}
+
+/**
+ * POST /<api>/<major>/subscriptions with the major's current Version. `existing` when the
+ * server answered 303 (see other): an identical subscription is already there, and is returned.
+ */
+export async function createSubscription(
+  client: ApiClient,
+  major: ApiMajor,
+  request: Record<string, unknown>,
+): Promise<{ subscription: Subscription; existing: boolean }> {
+  const path = `/${major.api}/${major.major}/subscriptions`;
+  const headers = { version: currentVersion(major) };
+  const res = await client.request('POST', path, {
+    json: request,
+    headers,
+    allowError: true,
+    redirect: 'manual',
+  });
+  const location = res.headers.get('location');
+  if (res.status === 303 && location) {
+    await res.body?.cancel();
+    const id = new URL(location, 'http://base.invalid').pathname.split('/').pop() ?? '';
+    return {
+      subscription: await client.json<Subscription>('GET', `${path}/${id}`, { headers }),
+      existing: true,
+    };
+  }
+  if (!res.ok) throw await responseError(res);
+  return { subscription: (await res.json()) as Subscription, existing: false };
+}

@@ -7,7 +7,7 @@ import { type Config, loadConfig } from '../../config/load.ts';
 import { type AuthClient, AuthClientStore } from '../../store/auth-clients/store.ts';
 import { openDatabase } from '../../store/db/database.ts';
 import { migrate } from '../../store/db/migrate.ts';
-import { CliError, emit, printTable } from '../output.ts';
+import { CliError, emit, emitRecords, type OutputOptions, printTable, withIdOnly } from '../output.ts';
 
 interface CommonOptions {
   config?: string;
@@ -79,18 +79,24 @@ export function register(auth: Command): void {
       });
     });
 
-  client
-    .command('list')
-    .description('list the clients (never their secrets)')
-    .option('-c, --config <file>', 'YAML configuration file')
-    .option('--json', 'print JSON')
-    .action(async (opts: CommonOptions) => {
-      const clients = await withStore(opts, (store) => store.list());
-      emit(opts.json, clients, () => {
+  withIdOnly(
+    client
+      .command('list')
+      .description('list the clients (never their secrets)')
+      .option('-c, --config <file>', 'YAML configuration file')
+      .option('--json', 'print JSON'),
+  ).action(async (opts: CommonOptions & OutputOptions) => {
+    const clients = await withStore(opts, (store) => store.list());
+    emitRecords(
+      opts,
+      clients,
+      () => {
         if (clients.length === 0) process.stdout.write('no clients\n');
         else printTable(clients.map(row), ['id', 'project', 'scopes', 'description', 'created']);
-      });
-    });
+      },
+      (c) => c.clientId,
+    );
+  });
 
   client
     .command('remove <id>')

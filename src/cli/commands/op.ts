@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { OpOcc } from '../api-client/vnf-instances.ts';
-import { CliError, emit, printTable } from '../output.ts';
+import { CliError, emit, emitRecords, printTable, withIdOnly } from '../output.ts';
 import {
   errorLines,
   finish,
@@ -68,13 +68,16 @@ function printOpOcc(o: OpOcc, next?: string): void {
 }
 
 export function register(op: Command): void {
-  withListOptions(lcmCommand(op, 'list', 'list op occs (every page)'), '(eq,operationState,FAILED_TEMP)')
+  withListOptions(
+    withIdOnly(lcmCommand(op, 'list', 'list op occs (every page)')),
+    '(eq,operationState,FAILED_TEMP)',
+  )
     .option('--instance <id>', "only this VNF instance's (adds (eq,vnfInstanceId,<id>) to the filter)")
     .action(async (opts: Parameters<typeof listQuery>[0] & { instance?: string }) => {
       const byInstance = opts.instance ? `(eq,vnfInstanceId,${opts.instance})` : undefined;
       const filter = [opts.filter, byInstance].filter(Boolean).join(';') || undefined;
       const all = await lcmOf(opts).listOpOccs(listQuery({ ...opts, filter }));
-      emit(opts.json, all, () => {
+      emitRecords(opts, all, () => {
         if (all.length === 0) say('no op occs');
         else printTable(all.map(row), ['id', 'operation', 'state', 'vnfInstance', 'started', 'stateEntered']);
       });

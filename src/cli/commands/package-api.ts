@@ -19,7 +19,7 @@ import {
   waitOnboarding,
 } from '../api-client/vnf-packages.ts';
 import { collect, keyValues } from '../key-values.ts';
-import { CliError, emit, printJson, printTable } from '../output.ts';
+import { CliError, emit, emitRecords, printJson, printTable, withIdOnly } from '../output.ts';
 
 interface Common extends ConnectionOptions {
   json?: boolean;
@@ -156,17 +156,17 @@ function registerTransfers(pkg: Command): void {
 }
 
 export function registerPackageApi(pkg: Command): void {
-  sub(pkg, 'create', 'create a VNF package resource on the server (state CREATED)')
+  withIdOnly(sub(pkg, 'create', 'create a VNF package resource on the server (state CREATED)'))
     .option('--user-data <key=value>', 'user defined data (repeat for several)', collect, [] as string[])
     .action(async (opts: Common & { userData: string[] }) => {
       const data = opts.userData.length ? keyValues(opts.userData, '--user-data', 'text') : undefined;
       const p = await createPackage(ApiClient.from(opts), data);
-      emit(opts.json, p, () => say(`${p.id}  ${states(p)}`));
+      emitRecords(opts, p, () => say(`${p.id}  ${states(p)}`));
     });
 
   registerTransfers(pkg);
 
-  sub(pkg, 'list', 'list VNF packages (every page)')
+  withIdOnly(sub(pkg, 'list', 'list VNF packages (every page)'))
     .option('--filter <expr>', 'SOL013 attribute filter, e.g. (eq,operationalState,ENABLED)')
     .option('--all-fields', 'include every attribute')
     .option('--fields <list>', 'include these complex attributes')
@@ -181,7 +181,7 @@ export function registerPackageApi(pkg: Command): void {
         if (opts.fields) query.set('fields', opts.fields);
         if (opts.excludeFields) query.set('exclude_fields', opts.excludeFields);
         const packages = await listPackages(ApiClient.from(opts), query);
-        emit(opts.json, packages, () => {
+        emitRecords(opts, packages, () => {
           if (packages.length === 0) say('no packages');
           else
             printTable(packages.map(row), [

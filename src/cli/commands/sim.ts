@@ -30,11 +30,9 @@ import {
   setHost,
   setZone,
 } from '../api-client/sim.ts';
-import { CliError, emit, printTable } from '../output.ts';
+import { CliError, emit, emitRecords, type OutputOptions, printTable, withIdOnly } from '../output.ts';
 
-interface Common extends ConnectionOptions {
-  json?: boolean;
-}
+interface Common extends ConnectionOptions, OutputOptions {}
 
 const say = (line: string) => process.stdout.write(line + '\n');
 
@@ -42,15 +40,26 @@ function sub(parent: Command, spec: string, description: string): Command {
   return withConnectionOptions(parent.command(spec).description(description)).option('--json', 'print JSON');
 }
 
-/** A table, or a line saying there is nothing. */
+/** A list command: --json and -q/--id-only. */
+const listSub = (parent: Command, spec: string, description: string) =>
+  withIdOnly(sub(parent, spec, description));
+
+/** A table, or a line saying there is nothing; --id-only: the first column of each row. */
 function table(
-  json: boolean | undefined,
+  opts: Common,
   rows: Record<string, unknown>[],
   columns: string[],
   value: unknown,
   none: string,
 ) {
-  emit(json, value, () => (rows.length ? printTable(rows, columns) : say(none)));
+  if (opts.idOnly)
+    emitRecords(
+      opts,
+      rows,
+      () => {},
+      (row) => row[columns[0]],
+    );
+  else emit(opts.json, value, () => (rows.length ? printTable(rows, columns) : say(none)));
 }
 
 const pct = (used: number, total: number) => (total ? `${used}/${total}` : '0/0');
@@ -68,7 +77,7 @@ function positiveInt(option: string, raw: string | undefined): number | undefine
 
 function registerZones(sim: Command): void {
   const zone = sim.command('zone').description('availability zones');
-  sub(zone, 'list', 'zones with their capacity and use').action(async (opts: Common) => {
+  listSub(zone, 'list', 'zones with their capacity and use').action(async (opts: Common) => {
     const zones = await listZones(ApiClient.from(opts));
     const rows = zones.map((z) => ({
       zone: z.name,
@@ -78,7 +87,7 @@ function registerZones(sim: Command): void {
       diskGb: pct(z.used.diskGb, z.capacity.diskGb),
       exhausted: z.exhausted ? 'yes' : '',
     }));
-    table(opts.json, rows, ['zone', 'hosts', 'vcpus', 'ramMb', 'diskGb', 'exhausted'], zones, 'no zones');
+    table(opts, rows, ['zone', 'hosts', 'vcpus', 'ramMb', 'diskGb', 'exhausted'], zones, 'no zones');
   });
   for (const [action, description] of [
     ['exhaust', 'exhaust a zone: creating a server there fails with "No valid host was found"'],
@@ -93,7 +102,7 @@ function registerZones(sim: Command): void {
 
 function registerHosts(sim: Command): void {
   const host = sim.command('host').description('compute hosts');
-  sub(host, 'list', 'hosts with their state, capacity and use')
+  listSub(host, 'list', 'hosts with their state, capacity and use')
     .option('--zone <zone>', 'only this zone')
     .action(async (opts: Common & { zone?: string }) => {
       const hosts = await listHosts(ApiClient.from(opts), opts.zone);
@@ -106,13 +115,7 @@ function registerHosts(sim: Command): void {
         ramMb: pct(h.used.ramMb, h.capacity.ramMb),
         diskGb: pct(h.used.diskGb, h.capacity.diskGb),
       }));
-      table(
-        opts.json,
-        rows,
-        ['host', 'zone', 'state', 'servers', 'vcpus', 'ramMb', 'diskGb'],
-        hosts,
-        'no hosts',
-      );
+      table(opts, rows, ['host', 'zone', 'state', 'servers', 'vcpus', 'ramMb', 'diskGb'], hosts, 'no hosts');
     });
   for (const [state, description] of [
     ['down', 'a host goes down: its servers go to ERROR, nothing new is placed on it'],
@@ -127,7 +130,7 @@ function registerHosts(sim: Command): void {
 
 function registerServers(sim: Command): void {
   const server = sim.command('server').description('servers (VNFC compute resources)');
-  sub(server, 'list', 'servers')
+  listSub(server, 'list', 'servers')
     .option('--instance <id>', "only this VNF instance's")
     .option('--host <host>', 'only on this host')
     .option('--zone <zone>', 'only in this zone')
@@ -148,7 +151,7 @@ function registerServers(sim: Command): void {
         fault: s.fault,
       }));
       table(
-        opts.json,
+        opts,
         rows,
         ['id', 'name', 'status', 'host', 'zone', 'flavor', 'instance', 'fault'],
         servers,
@@ -169,7 +172,7 @@ function registerServers(sim: Command): void {
 
 function registerFaults(sim: Command): void {
   const fault = sim.command('fault').description('injected faults: the next calls of a kind fail or hang');
-  sub(fault, 'add', 'the next --count calls of --kind fail with a message, or hang')
+  withIdOnly(sub(fault, 'add', 'the next --count calls of --kind fail with a message, or hang'))
     .requiredOption('--kind <kind>', `a call kind (${SIM_CALL_KINDS.join(', ')}) or * for any`)
     .option('--fail [message]', 'fail, with this VIM message')
     .option('--hang', 'hang until the operation is cancelled or --timeout passes')
@@ -199,14 +202,14 @@ function registerFaults(sim: Command): void {
           count: positiveInt('--count', opts.count),
           ...(timeoutMs ? { timeoutMs } : {}),
         });
-        emit(opts.json, f, () =>
+        emitRecords(opts, f, () =>
           say(
             `fault ${f.id}: the next ${f.remaining} ${f.kind} call(s) ${f.action === 'hang' ? 'hang' : 'fail'}`,
           ),
         );
       },
     );
-  sub(fault, 'list', 'faults still to happen').action(async (opts: Common) => {
+  listSub(fault, 'list', 'faults still to happen').action(async (opts: Common) => {
     const faults = await listFaults(ApiClient.from(opts));
     const rows = faults.map((f) => ({
       id: f.id,
@@ -216,13 +219,7 @@ function registerFaults(sim: Command): void {
       message: f.message,
       timeoutMs: f.timeoutMs,
     }));
-    table(
-      opts.json,
-      rows,
-      ['id', 'kind', 'action', 'remaining', 'message', 'timeoutMs'],
-      faults,
-      'no faults',
-    );
+    table(opts, rows, ['id', 'kind', 'action', 'remaining', 'message', 'timeoutMs'], faults, 'no faults');
   });
   sub(fault, 'remove <id>', 'remove one fault').action(async (id: string, opts: Common) => {
     await removeFault(ApiClient.from(opts), id);
@@ -238,7 +235,7 @@ export function register(sim: Command): void {
   registerZones(sim);
   registerHosts(sim);
   registerServers(sim);
-  sub(sim, 'health', 'per-server health')
+  listSub(sim, 'health', 'per-server health')
     .option('--instance <id>', "only this VNF instance's servers")
     .action(async (opts: Common & { instance?: string }) => {
       const h = await health(ApiClient.from(opts), opts.instance);
@@ -250,17 +247,17 @@ export function register(sim: Command): void {
         zone: s.zoneId,
         reason: s.reason,
       }));
-      table(opts.json, rows, ['server', 'vnfc', 'state', 'host', 'zone', 'reason'], h, 'no servers');
+      table(opts, rows, ['server', 'vnfc', 'state', 'host', 'zone', 'reason'], h, 'no servers');
     });
   const flavor = sim.command('flavor').description('flavors');
-  sub(flavor, 'list', 'flavors').action(async (opts: Common) => {
+  listSub(flavor, 'list', 'flavors').action(async (opts: Common) => {
     const flavors = await listFlavors(ApiClient.from(opts));
-    table(opts.json, flavors, ['name', 'vcpus', 'ramMb', 'diskGb'], flavors, 'no flavors');
+    table(opts, flavors, ['name', 'vcpus', 'ramMb', 'diskGb'], flavors, 'no flavors');
   });
   const image = sim.command('image').description('images');
-  sub(image, 'list', 'images').action(async (opts: Common) => {
+  listSub(image, 'list', 'images').action(async (opts: Common) => {
     const images = await listImages(ApiClient.from(opts));
-    table(opts.json, images, ['id', 'name', 'size', 'instanceId'], images, 'no images');
+    table(opts, images, ['id', 'name', 'size', 'instanceId'], images, 'no images');
   });
   registerFaults(sim);
 }

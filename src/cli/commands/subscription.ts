@@ -1,13 +1,17 @@
 /**
+ * `bosun subscription create --api A [--api-version N] --callback-uri U …`: a subscription
+ * through the SOL API it is for (/<api>/<major>/subscriptions, in the caller's project), with
+ * its filter and the authentication Bosun uses towards the callback.
  * `bosun subscription list|show|test|redeliver|delete [--api vnflcm|vnfpkgm|vnffm|vnfpm]`:
  * subscriptions of every API with their notification delivery state, through the admin API
  * (/bosun/v1/subscriptions; the bosun:admin scope when authentication is on).
  */
 import type { Command } from 'commander';
-import { API_NAMES } from '../../http/sol013/api-versions.ts';
+import { API_NAMES, type ApiMajor, majorsOf } from '../../http/sol013/api-versions.ts';
 import { ApiClient } from '../api-client/client.ts';
 import { type ConnectionOptions, withConnectionOptions } from '../api-client/connection.ts';
 import {
+  createSubscription,
   deleteSubscription,
   getSubscription,
   listSubscriptions,
@@ -15,10 +19,14 @@ import {
   type SubscriptionStatus,
   testSubscription,
 } from '../api-client/subscriptions.ts';
-import { CliError, emit, printTable } from '../output.ts';
+import { CliError, emit, emitRecords, type OutputOptions, printTable, withIdOnly } from '../output.ts';
+import {
+  type SubscriptionFlags,
+  subscriptionRequest,
+  withSubscriptionFlags,
+} from './subscription-request.ts';
 
-interface Common extends ConnectionOptions {
-  json?: boolean;
+interface Common extends ConnectionOptions, OutputOptions {
   api?: string;
 }
 
@@ -31,9 +39,9 @@ function apiOf(opts: Common): string | undefined {
   return opts.api;
 }
 
-function sub(parent: Command, spec: string, description: string): Command {
+function sub(parent: Command, spec: string, description: string, api = 'only this API'): Command {
   return withConnectionOptions(parent.command(spec).description(description))
-    .option('--api <api>', `only this API (${API_NAMES.join(', ')})`)
+    .option('--api <api>', `${api} (${API_NAMES.join(', ')})`)
     .option('--json', 'print JSON');
 }
 
@@ -70,12 +78,49 @@ function printStatus(s: SubscriptionStatus): void {
   for (const [key, value] of lines) if (value !== undefined) say(`${key.padEnd(16)} ${String(value)}`);
 }
 
+/** The API major --api and --api-version name (default: the API's newest major). */
+function majorOf(api: string | undefined, version: string | undefined): ApiMajor {
+  if (api === undefined) throw new CliError(`give --api (${API_NAMES.join(', ')})`);
+  const majors = majorsOf(apiOf({ api }) as ApiMajor['api']);
+  if (version === undefined) return majors[majors.length - 1];
+  const found = majors.find((m) => m.major === `v${version.replace(/^v/, '')}`);
+  if (!found) {
+    const served = majors.map((m) => m.major.slice(1)).join(', ');
+    throw new CliError(`--api-version of ${api} must be one of ${served}, got '${version}'`);
+  }
+  return found;
+}
+
 export function register(subscription: Command): void {
-  sub(subscription, 'list', 'list subscriptions with their delivery state (every page)')
+  withSubscriptionFlags(
+    withIdOnly(
+      sub(
+        subscription,
+        'create',
+        'subscribe a callback to the notifications of one API (in your project)',
+        'the API whose notifications to receive',
+      ),
+    ),
+  )
+    .option('--api-version <major>', "the API's major version (default: its newest)")
+    .action(async (opts: Common & SubscriptionFlags & { apiVersion?: string }) => {
+      const major = majorOf(opts.api, opts.apiVersion);
+      const request = await subscriptionRequest(opts);
+      const { subscription: s, existing } = await createSubscription(ApiClient.from(opts), major, request);
+      emitRecords(opts, s, () =>
+        say(
+          existing
+            ? `subscription ${s.id} exists already with this callback and filter (/${major.api}/${major.major}): ${s.callbackUri}`
+            : `subscription ${s.id} created (/${major.api}/${major.major}): ${s.callbackUri}`,
+        ),
+      );
+    });
+
+  withIdOnly(sub(subscription, 'list', 'list subscriptions with their delivery state (every page)'))
     .option('--filter <expr>', 'SOL013 attribute filter, e.g. (gt,delivery/dead,0)')
     .action(async (opts: Common & { filter?: string }) => {
       const all = await listSubscriptions(ApiClient.from(opts), apiOf(opts), opts.filter);
-      emit(opts.json, all, () => {
+      emitRecords(opts, all, () => {
         if (all.length === 0) say('no subscriptions');
         else
           printTable(all.map(row), [

@@ -16,7 +16,7 @@ import {
   type VimRecord,
 } from '../api-client/vims.ts';
 import { collect, keyValues } from '../key-values.ts';
-import { CliError, emit, printTable } from '../output.ts';
+import { CliError, emit, emitRecords, printTable, withIdOnly } from '../output.ts';
 
 interface Common extends ConnectionOptions {
   json?: boolean;
@@ -80,7 +80,7 @@ function sub(parent: Command, spec: string, description: string): Command {
 }
 
 export function register(vim: Command): void {
-  sub(vim, 'register', 'register a VIM')
+  withIdOnly(sub(vim, 'register', 'register a VIM'))
     .requiredOption('--name <name>', 'unique name in its project')
     .requiredOption(
       '--type <vimType>',
@@ -117,16 +117,16 @@ export function register(vim: Command): void {
         ...(Object.keys(extra).length ? { extra } : {}),
         ...(opts.default ? { isDefault: true } : {}),
       });
-      emit(opts.json, made, () =>
+      emitRecords(opts, made, () =>
         say(`registered VIM ${made.id} (${made.name}, ${made.vimType})${made.isDefault ? ', default' : ''}`),
       );
     });
 
-  sub(vim, 'list', 'list registered VIMs')
+  withIdOnly(sub(vim, 'list', 'list registered VIMs'))
     .option('--project <project>', "a project's VIMs and the shared ones")
     .action(async (opts: Common & { project?: string }) => {
       const vims = await listVims(ApiClient.from(opts), opts.project);
-      emit(opts.json, vims, () => {
+      emitRecords(opts, vims, () => {
         if (vims.length === 0) say('no VIMs');
         else printTable(vims.map(row), ['id', 'name', 'type', 'project', 'default', 'credentials']);
       });

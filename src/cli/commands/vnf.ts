@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import type { LcmApi, VnfInstance } from '../api-client/vnf-instances.ts';
 import { collect, keyValues } from '../key-values.ts';
-import { CliError, emit, printTable } from '../output.ts';
+import { CliError, emit, emitRecords, printTable, withIdOnly } from '../output.ts';
 import {
   finish,
   type LcmOptions,
@@ -378,7 +378,13 @@ export const withListOptions = (command: Command, example: string) =>
     .option('--exclude-default', 'exclude the complex attributes excluded by default');
 
 function registerResources(vnf: Command): void {
-  lcmCommand(vnf, 'create', 'create a VNF instance (NOT_INSTANTIATED) from the VNFD of an onboarded package')
+  withIdOnly(
+    lcmCommand(
+      vnf,
+      'create',
+      'create a VNF instance (NOT_INSTANTIATED) from the VNFD of an onboarded package',
+    ),
+  )
     .option('--vnfd-id <id>', 'vnfdId of an ONBOARDED, ENABLED package')
     .option('--name <name>', 'vnfInstanceName')
     .option('--description <text>', 'vnfInstanceDescription')
@@ -402,18 +408,18 @@ function registerResources(vnf: Command): void {
           body.metadata = { ...(body.metadata as Body), ...keyValues(opts.metadata, '--metadata') };
         need(body, 'vnfdId', 'give --vnfd-id');
         const v = await lcmOf(opts).createInstance(body);
-        emit(opts.json, v, () =>
+        emitRecords(opts, v, () =>
           say(`${v.id}  ${v.instantiationState}  ${v.vnfProductName ?? ''} (vnfdId ${v.vnfdId})`),
         );
       },
     );
 
   withListOptions(
-    lcmCommand(vnf, 'list', 'list VNF instances (every page)'),
+    withIdOnly(lcmCommand(vnf, 'list', 'list VNF instances (every page)')),
     '(eq,instantiationState,INSTANTIATED)',
   ).action(async (opts: ListOptions) => {
     const all = await lcmOf(opts).listInstances(listQuery(opts, 'instantiatedVnfInfo'));
-    emit(opts.json, all, () => {
+    emitRecords(opts, all, () => {
       if (all.length === 0) say('no VNF instances');
       else
         printTable(all.map(row), [
