@@ -158,4 +158,18 @@ describe('bosun CLI', () => {
       await server.close();
     }
   });
+
+  test('npm link puts bosun on the PATH: bin/bosun finds its checkout through the symlinks npm makes', async () => {
+    const prefix = tempDir('bosun-npm-prefix-');
+    const root = new URL('../..', import.meta.url).pathname;
+    await exec('npm', ['link', '--no-audit', '--no-fund'], {
+      cwd: root,
+      env: { ...process.env, npm_config_prefix: prefix, npm_config_update_notifier: 'false' },
+    });
+    const { stdout } = await exec('bosun', ['version', '--json'], {
+      cwd: prefix,
+      env: { PATH: `${join(prefix, 'bin')}:${process.env.PATH}` },
+    });
+    assert.equal(JSON.parse(stdout).bosun, '0.1.0');
+  });
 });
