@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -216,6 +216,21 @@ describe('hook runner and sandbox', () => {
     assert.match(
       err.message,
       /env\.py \(Scripts\/env\.py\) cannot run: Hooks run in a bubblewrap sandbox: the host needs bwrap \(Debian: apt-get install bubblewrap\).*bwrap is not installed/,
+    );
+  });
+
+  test('a host where bwrap cannot make namespaces: the hook fails with bwrap’s own words and what the host needs', async () => {
+    // What bwrap says where user namespaces are off (a kernel or container setting).
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-no-userns-'));
+    chmodSync(dir, 0o755);
+    const bwrap = join(dir, 'bwrap');
+    writeFileSync(bwrap, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n", {
+      mode: 0o755,
+    });
+    const err = await failure(run(runner({}, { bwrap }), 'env.py'));
+    assert.match(
+      err.message,
+      /cannot run: Hooks run in a bubblewrap sandbox: .*unprivileged user namespaces \(sysctl kernel\.unprivileged_userns_clone=1.*bwrap failed \(exit 1\): bwrap: No permissions to creating new namespace/,
     );
   });
 });
