@@ -64,6 +64,12 @@ function refusalOf(code: string | undefined, limits: { maxHeaderSize: number }):
         detail:
           'The request target is not a valid path: spaces and control characters must be percent-encoded.',
       };
+    case 'HPE_INVALID_CONSTANT':
+      return {
+        status: 400,
+        detail:
+          "The request line is malformed: it must be 'METHOD /path HTTP/1.1', spaces in the path percent-encoded.",
+      };
     case 'HPE_INVALID_VERSION':
       return { status: 400, detail: 'The request line does not end with a valid HTTP version (HTTP/1.1).' };
     case 'HPE_INVALID_CONTENT_LENGTH':

@@ -126,6 +126,28 @@ describe('the HTTP wire before and around routing', () => {
       detail: /header line is malformed/,
     },
     {
+      name: 'a space in the path',
+      request: () => send('GET /fixture/my widgets HTTP/1.1'),
+      status: 400,
+      detail: /request line is malformed: it must be 'METHOD \/path HTTP\/1\.1'/,
+    },
+    {
+      name: 'both Content-Length and Transfer-Encoding (request smuggling)',
+      request: () =>
+        send(
+          'POST /fixture/widgets HTTP/1.1',
+          [
+            'Version: 2.0.0',
+            'Content-Type: application/json',
+            'Content-Length: 5',
+            'Transfer-Encoding: chunked',
+          ],
+          '0\r\n\r\n',
+        ),
+      status: 400,
+      detail: /body framing is invalid/,
+    },
+    {
       name: 'an invalid method',
       request: () => send('BR=W /fixture/widgets HTTP/1.1'),
       status: 400,
