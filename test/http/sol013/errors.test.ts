@@ -167,6 +167,8 @@ for (const dialect of DIALECTS) {
         'application/*',
         'application/json;q=0.9, text/html',
         'text/html, */*;q=0.1',
+        'application/json;q=abc',
+        'application/json;q=2, text/html;q=0.5, */*;q=0.1',
       ]) {
         assert.equal(
           (await call('GET', '/fixture/widgets', { headers: { Accept: accept } })).status,
