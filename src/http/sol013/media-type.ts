@@ -23,17 +23,19 @@ interface AcceptRange {
 }
 
 function parseAccept(accept: string): AcceptRange[] {
-  return accept
-    .split(',')
-    .map((part) => {
-      const [range, ...params] = part.split(';').map((s) => s.trim());
-      const [type = '', subtype = ''] = range.toLowerCase().split('/');
-      const qParam = params.find((p) => p.toLowerCase().startsWith('q='));
-      const q = qParam ? Number(qParam.slice(2).trim() || Number.NaN) : 1;
-      return { type, subtype, q };
-    })
-    // A range that cannot be read (no subtype, a q that is no number in 0..1) says nothing.
-    .filter((r) => r.type && r.subtype && r.q >= 0 && r.q <= 1);
+  return (
+    accept
+      .split(',')
+      .map((part) => {
+        const [range, ...params] = part.split(';').map((s) => s.trim());
+        const [type = '', subtype = ''] = range.toLowerCase().split('/');
+        const qParam = params.find((p) => p.toLowerCase().startsWith('q='));
+        const q = qParam ? Number(qParam.slice(2).trim() || Number.NaN) : 1;
+        return { type, subtype, q };
+      })
+      // A range that cannot be read (no subtype, a q that is no number in 0..1) says nothing.
+      .filter((r) => r.type && r.subtype && r.q >= 0 && r.q <= 1)
+  );
 }
 
 /**
