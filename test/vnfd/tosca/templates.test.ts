@@ -398,6 +398,29 @@ ${policies}
     );
   });
 
+  it('warns of a policy target whose type the policy does not apply to, and keeps it', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': FLAVOUR(
+        `    - init:
+        type: tosca.policies.nfv.VduInitialDelta
+        properties: { initial_delta: { number_of_instances: 1 } }
+        targets: [ VDU1, CP1 ]`,
+        `    properties: { flavour_id: simple }`,
+      ),
+    });
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(
+      warnings(r, 'TOSCA_INVALID_TARGET').map((d) => [d.line, d.message]),
+      [
+        [
+          36,
+          'policy init: target CP1 (tosca.nodes.nfv.VduCp) is not one of the types tosca.policies.nfv.VduInitialDelta applies to (tosca.nodes.nfv.Vdu.Compute)',
+        ],
+      ],
+    );
+    assert.deepEqual(r.entry.topology!.policies[0].targets, ['VDU1', 'CP1']);
+  });
+
   it('reads substitution mappings and checks them against the node type', async () => {
     const r = await loadFixture({
       'Definitions/main.yaml': FLAVOUR(
@@ -468,5 +491,123 @@ topology_template:
     const flavour = r.templates.find((t) => t.file === 'Definitions/df_simple.yaml');
     assert.equal(flavour?.topology?.substitutionMappings?.properties.flavour_id, 'simple');
     assert.ok(flavour?.topology?.nodeTemplates.VDU1);
+  });
+});
+
+describe('malformed topologies', () => {
+  /** Each TOSCA_SYNTAX diagnostic as `line:column message`, in the order reported. */
+  const syntax = (r: Awaited<ReturnType<typeof loadFixture>>) =>
+    errors(r, 'TOSCA_SYNTAX').map((d) => `${d.line}:${d.column} ${d.message}`);
+
+  it('reports each malformed piece where it is written, in document order, and builds the rest', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`${NODE_TYPES}
+topology_template:
+  inputs: [ not, a, map ]
+  node_templates:
+    nomap: 5
+    notype: { properties: {} }
+    a:
+      type: my.Node
+      properties: [ x ]
+      requirements: { peer: b }
+      capabilities: [ host ]
+      artifacts: [ x ]
+      interfaces: [ Standard ]
+    b:
+      type: my.Node
+      requirements:
+        - peer: a
+          optional: a
+        - [ peer, a ]
+        - peer: 5
+        - peer: a
+      artifacts:
+        untyped: { file: b.sh }
+        fileless: { type: tosca.artifacts.File }
+      interfaces:
+        Standard:
+          create: 5
+          configure: []
+          start: { implementation: b.sh }
+  groups:
+    g: [ a ]
+  policies:
+    - p2: { type: x }
+      p3: { type: y }
+    - p4: [ nope ]
+  substitution_mappings: [ x ]
+`),
+      'Definitions/b.sh': 'true\n',
+    });
+    assert.deepEqual(syntax(r), [
+      '18:11 inputs must be a map',
+      '20:5 node template nomap must be a map',
+      '21:5 node template notype has no type',
+      '24:19 properties of node template a must be a map',
+      '25:21 requirements of node template a must be a list',
+      '26:21 capabilities of node template a must be a map',
+      '27:18 artifacts of node template a must be a map',
+      '28:19 interfaces of node template a must be a map',
+      '32:11 requirement 1 of node template b must be a map with one key',
+      '34:11 requirement 2 of node template b must be a map with one key',
+      '35:17 requirement peer of node template b must name a node or be a map',
+      '38:9 artifact untyped of node template b has no type',
+      '39:9 artifact fileless of node template b needs a file',
+      '42:11 operation create of interface Standard of node template b must be a map or an implementation',
+      '46:5 group g must be a map with a type',
+      '48:7 policy 1 must be a map with one key',
+      '50:7 policy p4 must be a map with a type',
+      '51:26 substitution_mappings must be a map with a node_type',
+    ]);
+    const t = r.entry.topology!;
+    assert.deepEqual(Object.keys(t.inputs), []);
+    assert.deepEqual(Object.keys(t.nodeTemplates), ['a', 'b']);
+    assert.deepEqual(t.nodeTemplates.a.properties, {});
+    assert.deepEqual(t.nodeTemplates.a.requirements, []);
+    assert.deepEqual(
+      t.nodeTemplates.b.requirements.map((q) => [q.name, q.node]),
+      [['peer', 'a']],
+    );
+    assert.equal(t.nodeTemplates.b.artifacts.untyped.type, 'tosca.artifacts.File');
+    assert.deepEqual(Object.keys(t.nodeTemplates.b.artifacts), ['untyped']);
+    assert.deepEqual(
+      Object.entries(t.nodeTemplates.b.interfaces.Standard).map(([op, o]) => [op, o.implementation]),
+      [
+        ['configure', undefined],
+        ['start', 'b.sh'],
+      ],
+    );
+    assert.deepEqual(t.groups, []);
+    assert.deepEqual(t.policies, []);
+    assert.equal(t.substitutionMappings, undefined);
+  });
+
+  it('reports sections of the wrong shape and unusable substitution mappings', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`
+topology_template:
+  node_templates: [ a ]
+  groups: 5
+  policies: 5
+  substitution_mappings:
+    node_type: tosca.nodes.Root
+    requirements: [ x ]
+    capabilities:
+      feature: [ a ]
+      other: [ a, b, c ]
+      declared: []
+`),
+    });
+    assert.deepEqual(syntax(r), [
+      '4:19 node_templates must be a map',
+      '5:11 groups must be a map',
+      '6:13 policies must be a list',
+      '9:19 substitution_mappings requirements must be a map',
+      '11:16 substitution_mappings capabilities feature must be [node_template, capability]',
+      '12:14 substitution_mappings capabilities other must be [node_template, capability]',
+    ]);
+    const sm = r.entry.topology!.substitutionMappings!;
+    assert.deepEqual([sm.nodeType, sm.requirements, sm.capabilities], ['tosca.nodes.Root', {}, {}]);
   });
 });
