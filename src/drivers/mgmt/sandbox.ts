@@ -4,9 +4,9 @@
  * the system folders and a short list of /etc files read-only, the hook's own folder read-only at
  * /hook, a private size-limited /tmp and /dev/shm (everything else read-only), a fresh /proc that
  * shows only the sandbox's processes, a minimal /dev, no capabilities, no further user
- * namespaces, and only the contract's environment. Nothing of Bosun is there: not its data
- * folder, configuration, key file, database or socket files, working folder, environment or
- * processes. Limits (CPU time, address space, processes, file size) are set by `prlimit` inside,
+ * namespaces, a seccomp filter (seccomp.ts), and only the contract's environment. Nothing of
+ * Bosun is there: not its data folder, configuration, key file, database or socket files,
+ * working folder, environment or processes. Limits (CPU time, address space, processes, file size) are set by `prlimit` inside,
  * just before the script starts.
  *
  * bwrap itself starts with an empty environment (its pid 1 in the sandbox would otherwise show
@@ -17,6 +17,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, chownSync, constants, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { seccompFilter } from './seccomp.ts';
 
 export interface SandboxSettings {
   /** The bwrap executable; found on the server's PATH when not given. */
@@ -101,6 +103,10 @@ function systemBinds(): string[] {
 
 const MIB = 1024 * 1024;
 
+/** The seccomp filter (seccomp.ts), handed to bwrap on this descriptor. */
+const FILTER = seccompFilter();
+const FILTER_FD = 3;
+
 /** The bwrap arguments that run `command` (paths as seen inside) with `env` and the hook folder `hookDir`. */
 export function sandboxArgs(
   settings: SandboxSettings,
@@ -155,6 +161,7 @@ export function sandboxArgs(
     '/',
     '--chdir',
     INSIDE.tmp,
+    ...(FILTER ? ['--seccomp', String(FILTER_FD)] : []),
     '--',
     '/usr/bin/prlimit',
     // SIGXCPU at the limit (the hook can tell), SIGKILL a second later.
@@ -172,13 +179,19 @@ export function sandboxArgs(
 export function spawnSandbox(settings: SandboxSettings, args: string[]): ChildProcess {
   const bwrap = settings.bwrap ?? bwrapPath();
   if (!bwrap) throw new Error(`bwrap is not installed (not on the server's PATH: ${process.env.PATH ?? ''})`);
-  return spawn(bwrap, args, {
+  const child = spawn(bwrap, args, {
     cwd: '/',
     env: {},
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe', ...(FILTER ? (['pipe'] as const) : [])],
     ...(asRoot() ? { uid: settings.uid, gid: settings.gid } : {}),
   });
+  const filterPipe = child.stdio[FILTER_FD] as Writable | null | undefined;
+  if (FILTER && filterPipe) {
+    filterPipe.on('error', () => {}); // bwrap failed before reading it: its exit says why.
+    filterPipe.end(FILTER);
+  }
+  return child;
 }
 
 /**
