@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DIALECTS, freshDatabaseUrl, type TestDialect } from '../support/databases.ts';
 import { http } from '../support/http.ts';
 import { startTestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BOSUN = join(import.meta.dirname, '../../bin/bosun');
 
@@ -19,7 +18,7 @@ interface Run {
 
 /** Environment of a CLI run: only the test database and keys, no stray BOSUN_* settings. */
 async function cliEnv(dialect: TestDialect) {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-cli-'));
+  const dir = tempDir('bosun-cli-');
   const url = await freshDatabaseUrl(dialect);
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BOSUN_')) env[k] = v;

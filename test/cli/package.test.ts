@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { extractPackage } from '../support/extract.ts';
 import { SAMPLES_DIR } from '../support/samples.ts';
+import { tempDir } from '../support/temp.ts';
 import { patternFile } from '../vnfd/tacker-patterns.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
@@ -77,7 +77,7 @@ describe('bosun package', () => {
   });
 
   test('build a folder: hashes rewritten, the zip and the folder both lint clean', async () => {
-    const work = await mkdtemp(join(tmpdir(), 'bosun-pkg-cli-'));
+    const work = tempDir('bosun-pkg-cli-');
     const dir = join(work, 'pkg');
     await extractPackage(join(SAMPLES_DIR, 'sample_vnf_package_csar_meta.zip'), dir);
     // A vendor edits a hashed artifact: the old hash no longer matches.

@@ -8,8 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -27,6 +26,7 @@ import {
 import { H1, type InstanceV1, V1 } from '../http/vnflcm/v1-support.ts';
 import { http } from '../support/http.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
 const NOVA = 'No valid host was found. There are not enough hosts available.';
@@ -90,7 +90,7 @@ describe('bosun vnf and bosun op against a server', () => {
     });
     env = { BOSUN_URL: server.url };
     vnfdId = (await onboardOnce(server.url)).vnfdId as string;
-    work = await mkdtemp(join(tmpdir(), 'bosun-cli-vnf-'));
+    work = tempDir('bosun-cli-vnf-');
   });
   after(() => server.close());
 

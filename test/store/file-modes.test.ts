@@ -3,13 +3,13 @@
  * the SQLite database with its WAL and SHM files, and the generated encryption key.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadEncryptionKey } from '../../src/security/encryption-key.ts';
 import { openDatabase } from '../../src/store/db/database.ts';
 import { migrate } from '../../src/store/db/migrate.ts';
+import { tempDir } from '../support/temp.ts';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
@@ -24,7 +24,7 @@ describe('files holding secrets are created 0600', () => {
   });
 
   test('the SQLite database, its WAL and SHM files', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'bosun-modes-')), 'var', 'bosun.db');
+    const file = join(tempDir('bosun-modes-'), 'var', 'bosun.db');
     const db = openDatabase({ url: `sqlite:${file}`, poolSize: 1 });
     try {
       await migrate(db);
@@ -38,7 +38,7 @@ describe('files holding secrets are created 0600', () => {
   });
 
   test('the generated key file', () => {
-    const keyFile = join(mkdtempSync(join(tmpdir(), 'bosun-modes-')), 'var', 'secret.key');
+    const keyFile = join(tempDir('bosun-modes-'), 'var', 'secret.key');
     const key = loadEncryptionKey({ encryptionKey: '', keyFile });
     assert.equal(key.length, 32);
     assert.equal(modeOf(keyFile).toString(8), '600');

@@ -3,21 +3,21 @@
  * GET …/vnfd and …/artifacts/* give a ZIP with the signature files and the certificate.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openZipPackage } from '../../../src/vnfd/csar/zip-reader.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { tempDir } from '../../support/temp.ts';
 import { CMS_BLOCK, onboard, SIGNED_SCRIPT, singleFilePackage, V1 } from './support.ts';
 
 /** The entry names of a zip response, and one entry's bytes. */
 async function zipOf(res: Response): Promise<{ names: string[]; read: (name: string) => Promise<Buffer> }> {
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'application/zip');
-  const path = join(await mkdtemp(join(tmpdir(), 'bosun-zip-')), 'response.zip');
+  const path = join(tempDir('bosun-zip-'), 'response.zip');
   await writeFile(path, Buffer.from(await res.arrayBuffer()));
   const opened = await openZipPackage(path);
   assert.ok(opened.files);

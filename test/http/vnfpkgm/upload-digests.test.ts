@@ -7,9 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import yazl from 'yazl';
@@ -22,6 +21,7 @@ import { openZipPackage } from '../../../src/vnfd/csar/zip-reader.ts';
 import { DIALECTS, freshDatabaseUrl } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { testConfig } from '../../support/server.ts';
+import { tempDir } from '../../support/temp.ts';
 import { createPkg, type PkgInfo, putZip, SMALL_SAMPLE, sample, V1, waitSettled } from './support.ts';
 
 const VNFD_ID = 'c3d4e5f6-0000-4000-8000-00000000d161';
@@ -52,7 +52,7 @@ function localHeaderOf(zip: Buffer, name: string): number {
 
 for (const dialect of DIALECTS) {
   describe(`entry digests computed during the upload on ${dialect}`, () => {
-    const work = mkdtempSync(join(tmpdir(), 'bosun-upload-digests-'));
+    const work = tempDir('bosun-upload-digests-');
     let big: Buffer;
     let wrongDigest: Buffer;
     let api: RunningServer;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
@@ -10,6 +9,7 @@ import { openDirectoryPackage } from '../../../src/vnfd/csar/directory-reader.ts
 import { hashFile, hashStream, normaliseAlgorithm } from '../../../src/vnfd/csar/hash.ts';
 import { PackageReadError } from '../../../src/vnfd/csar/package-files.ts';
 import { openZipPackage } from '../../../src/vnfd/csar/zip-reader.ts';
+import { tempDir } from '../../support/temp.ts';
 import { writeZip } from '../../support/zip-fixtures.ts';
 
 // FIPS 180-4 example vectors for "abc".
@@ -78,7 +78,7 @@ describe('hashStream', () => {
 
 describe('hashFile', () => {
   test('digests stored and deflated zip entries and directory files alike', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'bosun-hash-'));
+    const dir = tempDir('bosun-hash-');
     const data = randomBytes(3 * 2 ** 20 + 17);
     const expected = createHash('sha512').update(data).digest('hex');
     const zip = join(dir, 'p.zip');
