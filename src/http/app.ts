@@ -57,6 +57,12 @@ export type RouteRegistrar = (app: FastifyInstance, ctx: AppContext) => void | P
 
 const MAX_PARAM_LENGTH = 1024;
 
+const SHUTTING_DOWN = new ApiError(
+  503,
+  'Bosun is shutting down: send the request again (to another replica, or once it has restarted).',
+  { headers: { Connection: 'close' } },
+);
+
 export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = []): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
@@ -64,7 +70,9 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
     genReqId: requestIdOf,
     logController: new AccessLog(config.log.accessLog),
     bodyLimit: config.server.bodyLimit,
-    return503OnClosing: true,
+    // Requests arriving while the server drains get a ProblemDetails 503 from the request hook
+    // (fastify's own would be plain JSON).
+    return503OnClosing: false,
     // No coercion: a request value of the wrong type is a 400, never silently converted
     // (every query and path parameter schema is a string, so those need none either).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
@@ -94,6 +102,7 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
       reply.header('X-Request-Id', request.id);
       policy = routePolicy(request);
       setDefaultVersion(policy, reply);
+      if (ctx.readiness.draining) throw SHUTTING_DOWN;
       const query = request.url.indexOf('?');
       if (query >= 0 && request.url.length - query > config.server.maxQueryLength) {
         throw new ApiError(

@@ -83,6 +83,24 @@ for (const dialect of DIALECTS) {
       await closing;
       await assert.rejects(fetch(`${s.url}/healthz`));
     });
+
+    test('a request arriving while the server drains gets a 503 ProblemDetails', async () => {
+      // The state close() puts the server in before its listener stops, held open here.
+      server.context.readiness.draining = true;
+      try {
+        const r = await http(server.url, 'GET', '/vnflcm/v2/api_versions', { headers: { Version: '2.0.0' } });
+        assert.ok(isProblem(r, 503), r.text);
+        assert.match(
+          (r.body as { detail: string }).detail,
+          /^Bosun is shutting down: send the request again/,
+        );
+        assert.equal(r.headers.get('retry-after'), '5');
+        assert.equal(r.headers.get('connection'), 'close');
+      } finally {
+        server.context.readiness.draining = false;
+      }
+      assert.equal((await http(server.url, 'GET', '/healthz')).status, 200);
+    });
   });
 }
 
