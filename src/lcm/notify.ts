@@ -33,7 +33,7 @@ function details(opOcc: OpOccRecord, major: LcmMajor): LcmResultDetails {
   const v1 = major === 'v1';
   const changes = opOcc.resourceChanges;
   if (changes) {
-    const shown = v1 ? { ...resourceChangesV1(changes), affectedExtLinkPorts: [] } : changes;
+    const shown = v1 ? { ...resourceChangesV1(changes, 'notification'), affectedExtLinkPorts: [] } : changes;
     if (shown.affectedVnfcs.length) out.affectedVnfcs = shown.affectedVnfcs;
     if (shown.affectedVirtualLinks.length) out.affectedVirtualLinks = shown.affectedVirtualLinks;
     if (shown.affectedExtLinkPorts.length) out.affectedExtLinkPorts = shown.affectedExtLinkPorts;

@@ -14,6 +14,11 @@
  * - resource changes have no affectedExtLinkPorts, affected VNFCs no zoneId, affected VLs no
  *   vnfLinkPortIds; changedInfo has no vnfcInfoModifications;
  * - there is no CHANGE_VNFPKG operation.
+ * And where the v2.6.1 schemas differ from v3.3.1 in a name or a cardinality:
+ * - an affected VL of a VnfLcmOpOcc names its descriptor `virtualLinkDescId` (v3.3.1:
+ *   vnfVirtualLinkDescId, which the v2.6.1 notification schema already uses, so notifications
+ *   keep it);
+ * - extCpInfo is 1..N: an instance without external CPs leaves it out rather than show [].
  */
 import type {
   AffectedVirtualLink,
@@ -173,10 +178,12 @@ export function instantiatedVnfInfoV1(info: InstantiatedVnfInfo): Json {
   if (info.scaleStatus) {
     out.scaleStatus = info.scaleStatus.map((s) => ({ aspectId: s.aspectId, scaleLevel: s.scaleLevel }));
   }
-  out.extCpInfo = info.extCpInfo.map((cp) => ({
-    ...without(cp, ['cpConfigId']),
-    cpProtocolInfo: cp.cpProtocolInfo ?? [],
-  }));
+  if (info.extCpInfo.length) {
+    out.extCpInfo = info.extCpInfo.map((cp) => ({
+      ...without(cp, ['cpConfigId']),
+      cpProtocolInfo: cp.cpProtocolInfo ?? [],
+    }));
+  }
   if (info.extVirtualLinkInfo) out.extVirtualLinkInfo = info.extVirtualLinkInfo.map(extVirtualLinkInfoV1);
   if (info.extManagedVirtualLinkInfo) {
     out.extManagedVirtualLinkInfo = info.extManagedVirtualLinkInfo.map((l) =>
@@ -198,18 +205,31 @@ function affectedVnfcV1(c: AffectedVnfc): Json {
   return out;
 }
 
-const affectedVirtualLinkV1 = (c: AffectedVirtualLink): Json => without(c, ['vnfLinkPortIds']);
+/** The name of an affected VL's descriptor id in each v2.6.1 representation that lists them. */
+const VL_DESC_ID_NAME = { opOcc: 'virtualLinkDescId', notification: 'vnfVirtualLinkDescId' } as const;
+
+/** Where resource changes are shown: a VnfLcmOpOcc or a VnfLcmOperationOccurrenceNotification. */
+export type ResourceChangesIn = keyof typeof VL_DESC_ID_NAME;
+
+function affectedVirtualLinkV1(c: AffectedVirtualLink, where: ResourceChangesIn): Json {
+  const { id, vnfVirtualLinkDescId, ...rest } = without(c, ['vnfLinkPortIds']);
+  return { id, [VL_DESC_ID_NAME[where]]: vnfVirtualLinkDescId, ...rest };
+}
+
 const affectedVirtualStorageV1 = (c: AffectedVirtualStorage): Json => without(c, []);
 
 /** SOL003 v2.6.1 resource changes: the three lists (no affectedExtLinkPorts). */
-export function resourceChangesV1(changes: ResourceChanges): {
+export function resourceChangesV1(
+  changes: ResourceChanges,
+  where: ResourceChangesIn,
+): {
   affectedVnfcs: Json[];
   affectedVirtualLinks: Json[];
   affectedVirtualStorages: Json[];
 } {
   return {
     affectedVnfcs: changes.affectedVnfcs.map(affectedVnfcV1),
-    affectedVirtualLinks: changes.affectedVirtualLinks.map(affectedVirtualLinkV1),
+    affectedVirtualLinks: changes.affectedVirtualLinks.map((c) => affectedVirtualLinkV1(c, where)),
     affectedVirtualStorages: changes.affectedVirtualStorages.map(affectedVirtualStorageV1),
   };
 }

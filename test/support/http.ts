@@ -1,5 +1,9 @@
-/** Small fetch wrapper for tests: returns status, headers and the parsed body. */
+/**
+ * Small fetch wrapper for tests: returns status, headers and the parsed body. Every /vnflcm/v1
+ * answer is checked against ETSI's v2.6.1 schemas on the way (test/http/vnflcm/v1-responses.ts).
+ */
 import { connect } from 'node:net';
+import { checkV1Response, V1_PREFIX } from '../http/vnflcm/v1-responses.ts';
 
 export interface HttpResult<T = unknown> {
   status: number;
@@ -28,7 +32,9 @@ export async function http<T = unknown>(
   const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
   const parsed = type.includes('json') && text ? JSON.parse(text) : text;
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  const result = { status: res.status, headers: res.headers, body: parsed as T, text };
+  if (path === V1_PREFIX || path.startsWith(`${V1_PREFIX}/`)) checkV1Response(method, path, result);
+  return result;
 }
 
 /** Asserts a ProblemDetails answer and returns it. */

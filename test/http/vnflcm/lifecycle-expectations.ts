@@ -128,6 +128,13 @@ export const EXPECTED: Record<Major['major'], LifeExpectations> = {
         assert.match(String(v.metadata?.zone), /^zone-/);
       }
       assert.equal(now._links.changeCurrentVnfPkg, undefined);
+      // v2.6.1 names: an affected VL's descriptor is virtualLinkDescId; extCpInfo is 1..N, so an
+      // instance without external connectivity has none (not []).
+      for (const vl of op.resourceChanges?.affectedVirtualLinks ?? []) {
+        assert.match(String(vl.virtualLinkDescId), /^internalVL\d$/);
+        assert.equal('vnfVirtualLinkDescId' in vl, false);
+      }
+      assert.equal('extCpInfo' in info, false);
     },
     zoneOf: (vnfc) => vnfc.metadata?.zone,
     vnfcOf(now, vduId) {

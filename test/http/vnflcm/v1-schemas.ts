@@ -7,15 +7,14 @@
  *
  * - instantiatedVnfInfo.virtualLinkResourceInfo is named vnfVirtualLinkResourceInfo, as in the
  *   SOL003 v2.6.1 document and Tacker's v1 API;
- * - SOL003's affectedVirtualLinks[].virtualLinkDescId is vnfVirtualLinkDescId, as in the SOL002
- *   schema and the notification schema of the same set;
+ * - SOL002's affectedVirtualLinks[].vnfVirtualLinkDescId is virtualLinkDescId, as in SOL003's
+ *   VnfLcmOpOcc schema (the one resource shows SOL003's name; SOL003's notification schema has
+ *   vnfVirtualLinkDescId, and notifications follow it);
  * - VnfInstance carries vnfPkgId, as Tacker's v1 API does (SOL002's schema calls the package
  *   vnfPkgInfoId and requires it: the same package under Tacker's name is accepted);
  * - one /vnflcm/v1 resource serves SOL002 and SOL003 (as Tacker's does), so the SOL002 check
- *   admits SOL003's vimConnectionInfo (SOL002's VnfInstance has none);
- * - extCpInfo may be empty (SOL003's schema says 1..N): a VNF instantiated without external
- *   connectivity has no external CP instance yet, and Bosun shows [] as Tacker does rather than
- *   invent one.
+ *   admits SOL003's vimConnectionInfo (SOL002's VnfInstance has none), and like SOL003's schema
+ *   lets an instance without external CPs leave extCpInfo (1..N) out (SOL002's requires it).
  */
 import { assertEtsiValid, LCM, type SchemaPatch } from '../../notify/subscriptions/etsi-schemas.ts';
 
@@ -27,10 +26,15 @@ type Schema = any;
 const close = (schema: Schema) => {
   schema.additionalProperties = false;
 };
-const rename = (props: Schema, from: string, to: string) => {
+/** Renames a property of an object schema, in its properties and its required list. */
+const rename = (object: Schema, from: string, to: string) => {
+  const props = object.properties;
   if (props?.[from] && !props[to]) {
     props[to] = props[from];
     delete props[from];
+  }
+  if (Array.isArray(object.required)) {
+    object.required = (object.required as string[]).map((r) => (r === from ? to : r));
   }
 };
 const closeItems = (props: Schema, ...names: string[]) => {
@@ -39,17 +43,14 @@ const closeItems = (props: Schema, ...names: string[]) => {
 
 const instanceV1: SchemaPatch = function instanceV1(schema: Schema) {
   const props = schema.properties;
+  if (props.vnfPkgInfoId) rename(schema, 'vnfPkgInfoId', 'vnfPkgId');
   props.vnfPkgId = { type: 'string', description: 'Tacker v1: the package of the instance.' };
-  if (props.vnfPkgInfoId) {
-    delete props.vnfPkgInfoId;
-    schema.required = (schema.required as string[]).map((r) => (r === 'vnfPkgInfoId' ? 'vnfPkgId' : r));
-  }
   props.vimConnectionInfo ??= { type: 'array', description: 'SOL003 (served on the same resource).' };
   close(schema);
   close(props._links);
   const info = props.instantiatedVnfInfo;
-  rename(info.properties, 'virtualLinkResourceInfo', 'vnfVirtualLinkResourceInfo');
-  delete info.properties.extCpInfo.minItems;
+  rename(info, 'virtualLinkResourceInfo', 'vnfVirtualLinkResourceInfo');
+  info.required = (info.required as string[]).filter((r) => r !== 'extCpInfo');
   close(info);
   closeItems(
     info.properties,
@@ -70,13 +71,26 @@ const opOccV1: SchemaPatch = function opOccV1(schema: Schema) {
   close(props._links);
   const changes = props.resourceChanges;
   close(changes);
-  const links = changes.properties.affectedVirtualLinks.items;
-  rename(links.properties, 'virtualLinkDescId', 'vnfVirtualLinkDescId');
-  links.required = (links.required as string[]).map((r) =>
-    r === 'virtualLinkDescId' ? 'vnfVirtualLinkDescId' : r,
-  );
   closeItems(changes.properties, 'affectedVnfcs', 'affectedVirtualLinks', 'affectedVirtualStorages');
   closeItems(props, 'changedExtConnectivity');
+};
+
+const opOccSol002V1: SchemaPatch = function opOccSol002V1(schema: Schema) {
+  rename(
+    schema.properties.resourceChanges.properties.affectedVirtualLinks.items,
+    'vnfVirtualLinkDescId',
+    'virtualLinkDescId',
+  );
+  opOccV1(schema);
+};
+
+/**
+ * An op occ in the list: SOL003 (5.4.12.3.2) has the list leave operationParams out by default
+ * (exclude_default), which its schema requires; SOL002's does not require it.
+ */
+const listedOpOccV1: SchemaPatch = function listedOpOccV1(schema: Schema) {
+  schema.required = (schema.required as string[]).filter((r) => r !== 'operationParams');
+  opOccV1(schema);
 };
 
 const notificationV1: SchemaPatch = function notificationV1(schema: Schema) {
@@ -93,7 +107,13 @@ export function assertInstanceV1(value: unknown, what = 'VnfInstance'): void {
 /** A /vnflcm/v1 VnfLcmOpOcc, against the SOL003 and the SOL002 v2.6.1 schemas. */
 export function assertOpOccV1(value: unknown, what = 'VnfLcmOpOcc'): void {
   assertEtsiValid(`${LCM}/VnfLcmOpOcc.schema.json`, value, `${what} (SOL003)`, opOccV1);
-  assertEtsiValid(`${SOL002_LCM}/vnfLcmOpOcc.schema.json`, value, `${what} (SOL002)`, opOccV1);
+  assertEtsiValid(`${SOL002_LCM}/vnfLcmOpOcc.schema.json`, value, `${what} (SOL002)`, opOccSol002V1);
+}
+
+/** A /vnflcm/v1 VnfLcmOpOcc of the list (operationParams may be left out). */
+export function assertListedOpOccV1(value: unknown, what = 'listed VnfLcmOpOcc'): void {
+  assertEtsiValid(`${LCM}/VnfLcmOpOcc.schema.json`, value, `${what} (SOL003)`, listedOpOccV1);
+  assertEtsiValid(`${SOL002_LCM}/vnfLcmOpOcc.schema.json`, value, `${what} (SOL002)`, opOccSol002V1);
 }
 
 /** A v1 subscriber's VnfLcmOperationOccurrenceNotification (SOL003 v2.6.1; SOL002's file is empty). */

@@ -22,7 +22,8 @@ export interface InstanceV1 {
     flavourId: string;
     vnfState: string;
     scaleStatus?: { aspectId: string; scaleLevel: number }[];
-    extCpInfo: { id: string; cpdId: string; cpProtocolInfo: unknown[]; [k: string]: unknown }[];
+    /** 1..N in v2.6.1: absent when the VNF has no external CP. */
+    extCpInfo?: { id: string; cpdId: string; cpProtocolInfo: unknown[]; [k: string]: unknown }[];
     extVirtualLinkInfo?: { id: string; resourceHandle: Handle; [k: string]: unknown }[];
     vnfcResourceInfo?: {
       id: string;
@@ -46,7 +47,7 @@ export interface InstanceV1 {
 export interface OpOccV1 extends Omit<OpOcc, 'resourceChanges'> {
   resourceChanges?: {
     affectedVnfcs: { id: string; vduId: string; changeType: string; [k: string]: unknown }[];
-    affectedVirtualLinks: { id: string; changeType: string }[];
+    affectedVirtualLinks: { id: string; virtualLinkDescId: string; changeType: string }[];
     affectedVirtualStorages: { id: string; changeType: string }[];
     [k: string]: unknown;
   };

@@ -25,7 +25,7 @@ const SHAPES_V2_6_1: LcmShapes<Json[], Json, Json, Json> = {
   },
   instantiatedVnfInfo: instantiatedVnfInfoV1,
   operationParams: operationParamsV1,
-  resourceChanges: resourceChangesV1,
+  resourceChanges: (changes) => resourceChangesV1(changes, 'opOcc'),
   changedInfo: changedInfoV1,
   changedExtConnectivity: changedExtConnectivityV1,
 };
