@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The conformance gate: runs ETSI's NFV-TST010 conformance kit (../shared/tools/etsi-conformance:
+# the SOL005 package management and SOL003 LCM and FM suites, v2.6.1) through its Bosun set-up
+# (examples/bosun/run-bosun.sh) against a Bosun started here on loopback with a throw-away data
+# folder, then judges the results with scripts/conformance-gate.ts: a failure that
+# conformance/known-failures.tsv does not list fails the gate, and so does a listed test that
+# passes (the list only shrinks).
+#
+#   scripts/conformance.sh                  the four suites (about 2 to 4 minutes), the whole list
+#   scripts/conformance.sh ARGS...          run-bosun.sh arguments after the URL (a suite key, a
+#                                           file such as SOL003/VNFLifecycleManagement-API/X.robot,
+#                                           --test NAME): only the tests run are compared
+#
+# CONFORMANCE_OUT=DIR keeps the kit's results (log.html, report.html, tests.tsv per suite) in
+# DIR; otherwise they go with the temporary folder. (Not a BOSUN_ name: Bosun refuses variables
+# it does not know.) The kit itself writes only under /tmp (its library cache in
+# /tmp/etsi-conformance), so a read-only copy of shared/ is enough.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+kit="$repo/../shared/tools/etsi-conformance"
+[ -d "$kit" ] || kit=/work/shared/tools/etsi-conformance
+[ -f "$kit/examples/bosun/run-bosun.sh" ] ||
+  { echo "ETSI conformance kit not found (looked beside the repository and in /work/shared)"; exit 1; }
+node="$repo/node_modules/.bin/node"
+
+# Debian packages and the kit's library cache; idempotent, installs only what is missing.
+bash "$kit/setup.sh" --check >/dev/null 2>&1 || bash "$kit/setup.sh"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bosun-conformance.XXXXXX")
+out=${CONFORMANCE_OUT:-$work/results}
+server=""
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+port=$(free_port)
+mock_port=$(free_port)
+# The kit's mock server (the subscriber of the notification tests) listens on loopback.
+export BOSUN_DATABASE_URL="sqlite:$work/bosun.db" BOSUN_BLOBS_DIR="$work/blobs" BOSUN_BLOBS_CACHE_DIR="$work/cache" \
+  BOSUN_SECURITY_KEY_FILE="$work/secret.key" BOSUN_OUTBOUND_ALLOW='["127.0.0.0/8","localhost"]' BOSUN_LOG_LEVEL=warn
+"$repo/bin/bosun" serve --port "$port" >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do
+  curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
+  sleep 0.2
+done
+curl -sf "http://127.0.0.1:$port/readyz" >/dev/null ||
+  { echo "Bosun did not start:"; tail -40 "$work/server.log"; exit 1; }
+
+complete=--complete
+[ $# -gt 0 ] && complete=""
+status=0
+ETSI_MOCK_PORT=$mock_port bash "$kit/examples/bosun/run-bosun.sh" "http://127.0.0.1:$port" --out "$out" "$@" ||
+  status=$?
+# run.sh: 0 all passed, 1 some failed, 2 a harness or Robot error (then no verdict can be trusted).
+if [ "$status" -ge 2 ]; then
+  echo "the conformance kit failed to run (exit $status); its logs: $out"
+  tail -40 "$work/server.log"
+  exit 1
+fi
+"$node" "$repo/scripts/conformance-gate.ts" "$repo/conformance/known-failures.tsv" "$out" $complete || {
+  echo "--- server log (last 40 lines)"
+  tail -40 "$work/server.log"
+  exit 1
+}
