@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The conformance gate: runs ETSI's NFV-TST010 conformance kit (../shared/tools/etsi-conformance:
 # the SOL005 package management and SOL003 LCM and FM suites, v2.6.1) through its Bosun set-up
-# (examples/bosun/run-bosun.sh) against a Bosun started here on loopback with a throw-away data
-# folder, then judges the results with scripts/conformance-gate.ts: a failure that
-# conformance/known-failures.tsv does not list fails the gate, and so does a listed test that
-# passes (the list only shrinks).
+# (examples/bosun/run-bosun.sh, plus the suite variables of conformance/vars.yaml) against a
+# Bosun started here on loopback with a throw-away data folder, then judges the results with
+# scripts/conformance-gate.ts: a failure that conformance/known-failures.tsv does not list fails
+# the gate, and so does a listed test that passes (the list only shrinks).
 #
 #   scripts/conformance.sh                  the four suites (about 2 to 4 minutes), the whole list
 #   scripts/conformance.sh ARGS...          run-bosun.sh arguments after the URL (a suite key, a
@@ -53,7 +53,8 @@ curl -sf "http://127.0.0.1:$port/readyz" >/dev/null ||
 complete=--complete
 [ $# -gt 0 ] && complete=""
 status=0
-ETSI_MOCK_PORT=$mock_port bash "$kit/examples/bosun/run-bosun.sh" "http://127.0.0.1:$port" --out "$out" "$@" ||
+ETSI_MOCK_PORT=$mock_port bash "$kit/examples/bosun/run-bosun.sh" "http://127.0.0.1:$port" --out "$out" \
+  --vars "$repo/conformance/vars.yaml" "$@" ||
   status=$?
 # run.sh: 0 all passed, 1 some failed, 2 a harness or Robot error (then no verdict can be trusted).
 if [ "$status" -ge 2 ]; then

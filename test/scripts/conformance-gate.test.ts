@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { judge, parseKnownFailures, readResults } from '../../scripts/conformance-gate.ts';
+import { judge, parseKnownFailures, readResults, suiteOf } from '../../scripts/conformance-gate.ts';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const gate = join(repo, 'scripts/conformance-gate.ts');
@@ -82,6 +82,16 @@ describe('conformance gate', () => {
       complete.report[0],
       /^not in this run: .*\(line 4\): sol003-vnffm Alarms\.robot: GET alarms/,
     );
+  });
+
+  test('a run of one folder or file of a suite is compared under its suite key', () => {
+    assert.equal(suiteOf('SOL003_VNFLifecycleManagement-API_VNFInstances'), 'sol003-vnflcm');
+    assert.equal(suiteOf('SOL003_VNFFaultManagementNotification-API'), 'sol003-vnffm-notif');
+    assert.equal(suiteOf('sol005-vnfpkgm'), 'sol005-vnfpkgm');
+    const dir = results({ 'SOL003_VNFLifecycleManagement-API_A': [['A.robot', 'broken test', 'FAIL', 'x']] });
+    const verdict = verdictOn(dir, false);
+    assert.equal(verdict.ok, true, verdict.report.join('\n'));
+    assert.match(verdict.report.at(-1) ?? '', /1 failures known \(suite-broken 1, .*not-built:fm-alarms 0/);
   });
 
   test('malformed lines, unknown categories and duplicates fail the gate', () => {
