@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { newServerEnv, serveProcess, stop } from '../support/processes.ts';
 import { startTestServer } from '../support/server.ts';
 import { tempDir } from '../support/temp.ts';
 
@@ -35,6 +36,29 @@ describe('bosun CLI', () => {
     const json = JSON.parse((await bosun(['version', '--json'])).stdout);
     assert.equal(json.bosun, '0.1.0');
     assert.ok(json.apis.some((a: { api: string }) => a.api === '/vnfpkgm/v2'));
+  });
+
+  test('version --server: what the running server serves, from its api_versions', async () => {
+    const server = await startTestServer('sqlite');
+    try {
+      const served = JSON.parse((await bosun(['version', '--server', '--json', '--url', server.url])).stdout);
+      const local = JSON.parse((await bosun(['version', '--json'])).stdout);
+      assert.equal(served.server, server.url);
+      assert.deepEqual(served.apis, local.apis, 'a role-all server serves every API major of the registry');
+      const human = await bosun(['version', '--server'], { BOSUN_URL: server.url });
+      assert.match(human.stdout, new RegExp(`server ${server.url} serves:\n`));
+      assert.match(human.stdout, /\/vnfpkgm\/v1\s+1\.3\.0\s+SOL005 v2\.6\.1/);
+    } finally {
+      await server.close();
+    }
+    const worker = await serveProcess(await newServerEnv('sqlite', 'bosun-cli-worker-'), 'worker');
+    try {
+      const r = await bosun(['version', '--server', '--url', worker.url]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /serves:\nno SOL API \(a worker-role process\)\n$/);
+    } finally {
+      await stop(worker.child);
+    }
   });
 
   test('config show masks secrets; --env lists every variable', async () => {
