@@ -214,6 +214,15 @@ for (const dialect of DIALECTS) {
         const instantiated = ops[2] as Note & { affectedVnfcs: Record<string, unknown>[] };
         assert.equal(instantiated.affectedVnfcs.length, 2);
         for (const vnfc of instantiated.affectedVnfcs) assert.match(String(expected.zoneOf(vnfc)), /^zone-/);
+        // An affected VL's descriptor is vnfVirtualLinkDescId in a notification of either major (the
+        // v2.6.1 notification schema has it so; only a v1 VnfLcmOpOcc says virtualLinkDescId).
+        const vls = (instantiated as { affectedVirtualLinks?: Record<string, unknown>[] })
+          .affectedVirtualLinks;
+        assert.equal(vls?.length, 3);
+        for (const vl of vls ?? []) {
+          assert.match(String(vl.vnfVirtualLinkDescId), /^internalVL\d$/);
+          assert.equal('virtualLinkDescId' in vl, false);
+        }
         assert.equal(ops[0].affectedVnfcs, undefined);
         assert.match(
           String((ops[5].error as { detail?: string }).detail),
