@@ -43,41 +43,33 @@ export interface ParsedManifest {
   diagnostics: Diagnostics;
 }
 
+/** What reading a manifest builds up, block after block. */
+interface ManifestReading {
+  file: string;
+  files: PackageFiles;
+  diagnostics: Diagnostics;
+  manifest: ManifestInfo;
+  artifacts: ArtifactEntry[];
+  artifactCertificates: Map<string, string>;
+  metadataBlock?: MetaBlock;
+  /** Inside non_mano_artifact_sets, and the set its Source lines go to. */
+  nonMano: { inside: boolean; set?: string };
+}
+
 export function parseManifest(text: string, file: string, files: PackageFiles): ParsedManifest {
-  const diagnostics = new Diagnostics();
-  const manifest: ManifestInfo = { file, metadata: {}, nonManoArtifactSets: {}, signed: false };
-  const artifacts: ArtifactEntry[] = [];
-  const artifactCertificates = new Map<string, string>();
-  let body = text;
-  let cms: ParsedManifest['cms'];
-  const begin = text.indexOf(CMS_BEGIN);
-  if (begin >= 0) {
-    const line = text.slice(0, begin).split('\n').length;
-    const end = text.indexOf(CMS_END, begin);
-    body = text.slice(0, begin);
-    manifest.signed = true;
-    if (end < 0) {
-      diagnostics.error('MANIFEST_CMS_UNTERMINATED', `the CMS signature block has no "${CMS_END}" line`, {
-        file,
-        line,
-      });
-    } else {
-      cms = { pem: text.slice(begin, end + CMS_END.length), signedText: body, line };
-      if (text.slice(end + CMS_END.length).trim() !== '') {
-        diagnostics.error(
-          'MANIFEST_TEXT_AFTER_CMS',
-          'the CMS signature block must be the last thing in the manifest',
-          {
-            file,
-            line: text.slice(0, end).split('\n').length,
-          },
-        );
-      }
-    }
-  }
+  const r: ManifestReading = {
+    file,
+    files,
+    diagnostics: new Diagnostics(),
+    manifest: { file, metadata: {}, nonManoArtifactSets: {}, signed: false },
+    artifacts: [],
+    artifactCertificates: new Map<string, string>(),
+    nonMano: { inside: false },
+  };
+  const { body, cms } = splitCms(text, r);
   const { blocks, malformed } = splitBlocks(body);
   for (const m of malformed) {
-    diagnostics.error(
+    r.diagnostics.error(
       'MANIFEST_MALFORMED_LINE',
       `line is not "key: value": ${JSON.stringify(m.text.slice(0, 80))}`,
       {
@@ -86,128 +78,158 @@ export function parseManifest(text: string, file: string, files: PackageFiles): 
       },
     );
   }
-  let metadataBlock: MetaBlock | undefined;
-  let inNonMano = false;
-  let currentSet: string | undefined;
-  for (const block of blocks) {
-    const head = block.entries[0];
-    // non_mano_artifact_sets may run over blank lines while its lines stay indented.
-    if (inNonMano && head.indent === 0) inNonMano = false;
-    if (head.key === 'non_mano_artifact_sets' && head.value === '') {
-      inNonMano = true;
-      currentSet = undefined;
-    }
-    if (inNonMano) {
-      for (const e of block.entries) {
-        if (e.key === 'non_mano_artifact_sets') continue;
-        if (e.key === 'Source') {
-          if (!currentSet) {
-            diagnostics.error(
-              'MANIFEST_NON_MANO_SOURCE_WITHOUT_SET',
-              'a non-MANO Source is not inside a named set',
-              {
-                file,
-                line: e.line,
-              },
-            );
-            continue;
-          }
-          const path = packagePath(e.value);
-          manifest.nonManoArtifactSets[currentSet].push(path);
-          if (!files.has(path) && !files.names.some((n) => n.startsWith(`${path.replace(/\/+$/, '')}/`))) {
-            diagnostics.error(
-              'CSAR_ARTIFACT_NOT_FOUND',
-              `non-MANO artifact Source "${path}" is not in the package`,
-              {
-                file,
-                line: e.line,
-              },
-            );
-          }
-        } else if (e.value === '') {
-          currentSet = e.key;
-          manifest.nonManoArtifactSets[currentSet] ??= [];
-        } else {
-          diagnostics.warning('MANIFEST_UNKNOWN_KEY', `unexpected key "${e.key}" in non_mano_artifact_sets`, {
-            file,
+  for (const block of blocks) readBlock(block, r);
+  checkMetadata(r.manifest, r.metadataBlock, r.diagnostics);
+  const { manifest, artifacts, artifactCertificates, diagnostics } = r;
+  return { manifest, artifacts, artifactCertificates, cms, diagnostics };
+}
+
+/** The text before a trailing CMS signature block (security option 1), and the block. */
+function splitCms(text: string, r: ManifestReading): { body: string; cms: ParsedManifest['cms'] } {
+  const begin = text.indexOf(CMS_BEGIN);
+  if (begin < 0) return { body: text, cms: undefined };
+  const line = text.slice(0, begin).split('\n').length;
+  const end = text.indexOf(CMS_END, begin);
+  const body = text.slice(0, begin);
+  r.manifest.signed = true;
+  if (end < 0) {
+    r.diagnostics.error('MANIFEST_CMS_UNTERMINATED', `the CMS signature block has no "${CMS_END}" line`, {
+      file: r.file,
+      line,
+    });
+    return { body, cms: undefined };
+  }
+  if (text.slice(end + CMS_END.length).trim() !== '') {
+    r.diagnostics.error(
+      'MANIFEST_TEXT_AFTER_CMS',
+      'the CMS signature block must be the last thing in the manifest',
+      {
+        file: r.file,
+        line: text.slice(0, end).split('\n').length,
+      },
+    );
+  }
+  return { body, cms: { pem: text.slice(begin, end + CMS_END.length), signedText: body, line } };
+}
+
+/** One block: part of non_mano_artifact_sets, the metadata, or an artifact. */
+function readBlock(block: MetaBlock, r: ManifestReading): void {
+  const head = block.entries[0];
+  // non_mano_artifact_sets may run over blank lines while its lines stay indented.
+  if (r.nonMano.inside && head.indent === 0) r.nonMano.inside = false;
+  if (head.key === 'non_mano_artifact_sets' && head.value === '') r.nonMano = { inside: true };
+  if (r.nonMano.inside) readNonManoBlock(block, r);
+  else if (head.key === 'metadata' && head.value === '') readMetadataBlock(block, r);
+  else readArtifactBlock(block, r);
+}
+
+function readNonManoBlock(block: MetaBlock, r: ManifestReading): void {
+  for (const e of block.entries) {
+    if (e.key === 'non_mano_artifact_sets') continue;
+    if (e.key === 'Source') {
+      const set = r.nonMano.set;
+      if (!set) {
+        r.diagnostics.error(
+          'MANIFEST_NON_MANO_SOURCE_WITHOUT_SET',
+          'a non-MANO Source is not inside a named set',
+          {
+            file: r.file,
             line: e.line,
-          });
-        }
-      }
-      continue;
-    }
-    if (head.key === 'metadata' && head.value === '') {
-      if (metadataBlock) {
-        diagnostics.error('MANIFEST_DUPLICATE_METADATA', 'the manifest has more than one metadata block', {
-          file,
-          line: head.line,
-        });
+          },
+        );
         continue;
       }
-      metadataBlock = block;
-      for (const e of block.entries.slice(1)) {
-        if (e.value === '') {
-          diagnostics.error('MANIFEST_METADATA_EMPTY', `manifest metadata "${e.key}" has no value`, {
-            file,
-            line: e.line,
-          });
-        }
-        manifest.metadata[e.key] = e.value;
-      }
-      continue;
-    }
-    const source = entryOf(block, 'Source');
-    const algorithm = entryOf(block, 'Algorithm');
-    const hash = entryOf(block, 'Hash');
-    if (!source && !algorithm && !hash) {
-      diagnostics.warning(
-        'MANIFEST_UNKNOWN_BLOCK',
-        `block starting with "${head.key}" is not metadata, an artifact or non_mano_artifact_sets; it is ignored`,
-        {
-          file,
-          line: head.line,
-        },
-      );
-      continue;
-    }
-    for (const e of block.entries.filter((e) => !ARTIFACT_KEYS.includes(e.key))) {
-      diagnostics.warning(
-        'MANIFEST_UNKNOWN_KEY',
-        `unexpected key "${e.key}" in the artifact block of ${source?.value}`,
-        {
-          file,
-          line: e.line,
-        },
-      );
-    }
-    const certificate = entryOf(block, 'Certificate');
-    const entry = declaredArtifact(
-      { line: block.line, source, algorithm, hash, signature: entryOf(block, 'Signature'), certificate },
-      file,
-      files,
-      diagnostics,
-    );
-    if (!entry) continue;
-    artifacts.push(entry);
-    if (certificate?.value) artifactCertificates.set(entry.path, packagePath(certificate.value));
-    for (const [what, value] of [
-      ['Signature', entry.signatureFile],
-      ['Certificate', certificate?.value && packagePath(certificate.value)],
-    ] as const) {
-      if (value && !files.has(value)) {
-        diagnostics.error(
+      const path = packagePath(e.value);
+      r.manifest.nonManoArtifactSets[set].push(path);
+      if (!r.files.has(path) && !r.files.names.some((n) => n.startsWith(`${path.replace(/\/+$/, '')}/`))) {
+        r.diagnostics.error(
           'CSAR_ARTIFACT_NOT_FOUND',
-          `${what} file "${value}" of artifact "${entry.path}" is not in the package`,
+          `non-MANO artifact Source "${path}" is not in the package`,
           {
-            file,
-            line: (what === 'Signature' ? entryOf(block, 'Signature') : certificate)?.line,
+            file: r.file,
+            line: e.line,
           },
         );
       }
+    } else if (e.value === '') {
+      r.nonMano.set = e.key;
+      r.manifest.nonManoArtifactSets[e.key] ??= [];
+    } else {
+      r.diagnostics.warning('MANIFEST_UNKNOWN_KEY', `unexpected key "${e.key}" in non_mano_artifact_sets`, {
+        file: r.file,
+        line: e.line,
+      });
     }
   }
-  checkMetadata(manifest, metadataBlock, diagnostics);
-  return { manifest, artifacts, artifactCertificates, cms, diagnostics };
+}
+
+function readMetadataBlock(block: MetaBlock, r: ManifestReading): void {
+  if (r.metadataBlock) {
+    r.diagnostics.error('MANIFEST_DUPLICATE_METADATA', 'the manifest has more than one metadata block', {
+      file: r.file,
+      line: block.entries[0].line,
+    });
+    return;
+  }
+  r.metadataBlock = block;
+  for (const e of block.entries.slice(1)) {
+    if (e.value === '') {
+      r.diagnostics.error('MANIFEST_METADATA_EMPTY', `manifest metadata "${e.key}" has no value`, {
+        file: r.file,
+        line: e.line,
+      });
+    }
+    r.manifest.metadata[e.key] = e.value;
+  }
+}
+
+/** An artifact block (Source, Algorithm, Hash, and Signature and Certificate files); else ignored. */
+function readArtifactBlock(block: MetaBlock, r: ManifestReading): void {
+  const head = block.entries[0];
+  const source = entryOf(block, 'Source');
+  const algorithm = entryOf(block, 'Algorithm');
+  const hash = entryOf(block, 'Hash');
+  if (!source && !algorithm && !hash) {
+    r.diagnostics.warning(
+      'MANIFEST_UNKNOWN_BLOCK',
+      `block starting with "${head.key}" is not metadata, an artifact or non_mano_artifact_sets; it is ignored`,
+      { file: r.file, line: head.line },
+    );
+    return;
+  }
+  for (const e of block.entries.filter((e) => !ARTIFACT_KEYS.includes(e.key))) {
+    r.diagnostics.warning(
+      'MANIFEST_UNKNOWN_KEY',
+      `unexpected key "${e.key}" in the artifact block of ${source?.value}`,
+      {
+        file: r.file,
+        line: e.line,
+      },
+    );
+  }
+  const signature = entryOf(block, 'Signature');
+  const certificate = entryOf(block, 'Certificate');
+  const entry = declaredArtifact(
+    { line: block.line, source, algorithm, hash, signature, certificate },
+    r.file,
+    r.files,
+    r.diagnostics,
+  );
+  if (!entry) return;
+  r.artifacts.push(entry);
+  if (certificate?.value) r.artifactCertificates.set(entry.path, packagePath(certificate.value));
+  for (const [what, value, line] of [
+    ['Signature', entry.signatureFile, signature?.line],
+    ['Certificate', certificate?.value && packagePath(certificate.value), certificate?.line],
+  ] as const) {
+    if (value && !r.files.has(value)) {
+      r.diagnostics.error(
+        'CSAR_ARTIFACT_NOT_FOUND',
+        `${what} file "${value}" of artifact "${entry.path}" is not in the package`,
+        { file: r.file, line },
+      );
+    }
+  }
 }
 
 function checkMetadata(manifest: ManifestInfo, block: MetaBlock | undefined, diagnostics: Diagnostics): void {
