@@ -7,7 +7,18 @@
  * locations of its entries (see `locOf`, `keyLoc`, `valueLoc`), so the rest of the loader works
  * on ordinary values.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
 import type { Diagnostic, Location } from '../diagnostics.ts';
 
 export interface YamlLimits {
@@ -78,8 +89,9 @@ class LimitError extends Error {
   }
 }
 
+type YamlDocument = ReturnType<typeof parseDocument>;
+
 export function parseYaml(text: string, file: string, limits: Partial<YamlLimits> = {}): ParsedYaml {
-  const max = { ...DEFAULT_YAML_LIMITS, ...limits };
   const diagnostics: Diagnostic[] = [];
   const lineCounter = new LineCounter();
   const at = (offset: number | undefined): Location => {
@@ -87,10 +99,33 @@ export function parseYaml(text: string, file: string, limits: Partial<YamlLimits
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
-  let doc: ReturnType<typeof parseDocument>;
-  // (Reassigned when a lenient second parse succeeds.)
+  const max = { ...DEFAULT_YAML_LIMITS, ...limits };
+  const first = parseFirst(text, file, max, lineCounter, diagnostics);
+  if (!first) return { diagnostics };
+  const doc = reparseLeniently(first, text, file, lineCounter, diagnostics);
+  for (const e of doc.errors) {
+    const pos = e.linePos?.[0];
+    diagnostics.push({
+      code: e.code === 'DUPLICATE_KEY' ? 'YAML_DUPLICATE_KEY' : 'YAML_SYNTAX',
+      severity: 'error',
+      ...(pos ? { file, line: pos.line, column: pos.col } : at(e.pos[0])),
+      message: `${file} is not valid YAML: ${e.message.split('\n')[0]}`,
+    });
+  }
+  if (doc.errors.length > 0) return { diagnostics };
+  return convertDocument({ doc, file, max, at, aliases: 0, nodes: 0 }, diagnostics);
+}
+
+/** The document as the parser reads it (its errors still in it); undefined when the parser threw. */
+function parseFirst(
+  text: string,
+  file: string,
+  max: YamlLimits,
+  lineCounter: LineCounter,
+  diagnostics: Diagnostic[],
+): YamlDocument | undefined {
   try {
-    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: false });
+    return parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: false });
   } catch (err) {
     // The parser recurses on nesting; absurd depth ends in a stack overflow.
     const tooDeep = err instanceof RangeError;
@@ -102,103 +137,57 @@ export function parseYaml(text: string, file: string, limits: Partial<YamlLimits
         ? `${file} is nested too deeply to be read (more than ${max.maxDepth} levels)`
         : `${file} is not valid YAML: ${(err as Error).message}`,
     });
-    return { diagnostics };
+    return undefined;
   }
-  if (doc.errors.some((e) => LENIENT_CODES.has(e.code))) {
-    // PyYAML (and so Tacker) accepts flow collections continued at any indentation, and the
-    // SOL001 files shipped in real packages rely on it: re-indent such lines and try again.
-    const repaired = indentFlowContinuations(text);
-    if (repaired !== text) {
-      const counter = new LineCounter();
-      const second = parseDocument(repaired, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
-      if (second.errors.length === 0) {
-        const first = doc.errors.find((e) => LENIENT_CODES.has(e.code));
-        const pos = first ? lineCounter.linePos(first.pos[0]) : undefined;
-        diagnostics.push({
-          code: 'YAML_FLOW_INDENT',
-          severity: 'warning',
-          ...(pos ? { file, line: pos.line, column: pos.col } : { file }),
-          message:
-            'a flow collection ([…] or {…}) continues on a line that is not indented; YAML 1.2 requires it to be (accepted, as PyYAML does)',
-        });
-        doc = second;
-        lineCounter.lineStarts.length = 0;
-        lineCounter.lineStarts.push(...counter.lineStarts);
-      }
-    }
-  }
-  for (const e of doc.errors) {
-    const pos = e.linePos?.[0];
-    const first = e.message.split('\n')[0];
-    diagnostics.push({
-      code: e.code === 'DUPLICATE_KEY' ? 'YAML_DUPLICATE_KEY' : 'YAML_SYNTAX',
-      severity: 'error',
-      ...(pos ? { file, line: pos.line, column: pos.col } : at(e.pos[0])),
-      message: `${file} is not valid YAML: ${first}`,
-    });
-  }
-  if (doc.errors.length > 0) return { diagnostics };
+}
 
-  let aliases = 0;
-  let nodes = 0;
-  const convert = (node: unknown, depth: number): unknown => {
-    if (++nodes > max.maxNodes) {
-      throw new LimitError(
-        'YAML_TOO_LARGE',
-        `${file} holds more than ${max.maxNodes} values`,
-        at(rangeOf(node)),
-      );
-    }
-    if (isAlias(node)) {
-      if (++aliases > max.maxAliases) {
-        throw new LimitError(
-          'YAML_ALIAS_LIMIT',
-          `${file} uses more than ${max.maxAliases} alias references (possible "billion laughs" alias bomb)`,
-          at(node.range?.[0]),
-        );
-      }
-      return convert(node.resolve(doc), depth);
-    }
-    if (isScalar(node)) return node.value;
-    if (isMap(node) || isSeq(node)) {
-      if (depth > max.maxDepth) {
-        throw new LimitError(
-          'YAML_TOO_DEEP',
-          `${file} is nested more than ${max.maxDepth} levels deep`,
-          at(node.range?.[0]),
-        );
-      }
-      const info: SourceInfo = { loc: at(node.range?.[0]), keys: new Map(), values: new Map() };
-      if (isSeq(node)) {
-        const out: unknown[] = [];
-        infos.set(out, info);
-        node.items.forEach((item, i) => {
-          info.keys.set(i, at(rangeOf(item)));
-          info.values.set(i, at(rangeOf(item)));
-          out.push(convert(item, depth + 1));
-        });
-        return out;
-      }
-      const out: Record<string, unknown> = {};
-      infos.set(out, info);
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        const k = isScalar(pair.key) ? String(pair.key.value) : String(convert(pair.key, depth + 1));
-        info.keys.set(k, at(rangeOf(pair.key)));
-        info.values.set(k, at(rangeOf(pair.value) ?? rangeOf(pair.key)));
-        Object.defineProperty(out, k, {
-          value: pair.value === null ? null : convert(pair.value, depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
-      return out;
-    }
-    return node ?? null;
-  };
+/**
+ * PyYAML (and so Tacker) accepts flow collections continued at any indentation, and the SOL001
+ * files shipped in real packages rely on it: when that is the problem, re-indent such lines and
+ * parse again. The second document (with a warning, `lineCounter` then counting its lines)
+ * when it has no error, else `doc`.
+ */
+function reparseLeniently(
+  doc: YamlDocument,
+  text: string,
+  file: string,
+  lineCounter: LineCounter,
+  diagnostics: Diagnostic[],
+): YamlDocument {
+  if (!doc.errors.some((e) => LENIENT_CODES.has(e.code))) return doc;
+  const repaired = indentFlowContinuations(text);
+  if (repaired === text) return doc;
+  const counter = new LineCounter();
+  const second = parseDocument(repaired, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  if (second.errors.length !== 0) return doc;
+  const first = doc.errors.find((e) => LENIENT_CODES.has(e.code));
+  const pos = first ? lineCounter.linePos(first.pos[0]) : undefined;
+  diagnostics.push({
+    code: 'YAML_FLOW_INDENT',
+    severity: 'warning',
+    ...(pos ? { file, line: pos.line, column: pos.col } : { file }),
+    message:
+      'a flow collection ([…] or {…}) continues on a line that is not indented; YAML 1.2 requires it to be (accepted, as PyYAML does)',
+  });
+  lineCounter.lineStarts.length = 0;
+  lineCounter.lineStarts.push(...counter.lineStarts);
+  return second;
+}
+
+/** A conversion of a parsed document to plain values: its limits and what it has used of them. */
+interface Conversion {
+  doc: YamlDocument;
+  file: string;
+  max: YamlLimits;
+  at: (offset: number | undefined) => Location;
+  aliases: number;
+  nodes: number;
+}
+
+/** The document's value; a limit exceeded (or a stack too deep) is a diagnostic instead. */
+function convertDocument(c: Conversion, diagnostics: Diagnostic[]): ParsedYaml {
   try {
-    return { value: doc.contents === null ? null : convert(doc.contents, 1), diagnostics };
+    return { value: c.doc.contents === null ? null : convert(c, c.doc.contents, 1), diagnostics };
   } catch (err) {
     if (err instanceof LimitError) {
       diagnostics.push({ code: err.code, severity: 'error', ...err.at, message: err.message });
@@ -208,13 +197,75 @@ export function parseYaml(text: string, file: string, limits: Partial<YamlLimits
       diagnostics.push({
         code: 'YAML_TOO_DEEP',
         severity: 'error',
-        file,
-        message: `${file} is nested too deeply to be read`,
+        file: c.file,
+        message: `${c.file} is nested too deeply to be read`,
       });
       return { diagnostics };
     }
     throw err;
   }
+}
+
+function convert(c: Conversion, node: unknown, depth: number): unknown {
+  if (++c.nodes > c.max.maxNodes) {
+    throw new LimitError(
+      'YAML_TOO_LARGE',
+      `${c.file} holds more than ${c.max.maxNodes} values`,
+      c.at(rangeOf(node)),
+    );
+  }
+  if (isAlias(node)) {
+    if (++c.aliases > c.max.maxAliases) {
+      throw new LimitError(
+        'YAML_ALIAS_LIMIT',
+        `${c.file} uses more than ${c.max.maxAliases} alias references (possible "billion laughs" alias bomb)`,
+        c.at(node.range?.[0]),
+      );
+    }
+    return convert(c, node.resolve(c.doc), depth);
+  }
+  if (isScalar(node)) return node.value;
+  if (isMap(node) || isSeq(node)) {
+    if (depth > c.max.maxDepth) {
+      throw new LimitError(
+        'YAML_TOO_DEEP',
+        `${c.file} is nested more than ${c.max.maxDepth} levels deep`,
+        c.at(node.range?.[0]),
+      );
+    }
+    const info: SourceInfo = { loc: c.at(node.range?.[0]), keys: new Map(), values: new Map() };
+    return isSeq(node) ? convertSeq(c, node, depth, info) : convertMap(c, node, depth, info);
+  }
+  return node ?? null;
+}
+
+function convertSeq(c: Conversion, node: YAMLSeq, depth: number, info: SourceInfo): unknown[] {
+  const out: unknown[] = [];
+  infos.set(out, info);
+  node.items.forEach((item, i) => {
+    info.keys.set(i, c.at(rangeOf(item)));
+    info.values.set(i, c.at(rangeOf(item)));
+    out.push(convert(c, item, depth + 1));
+  });
+  return out;
+}
+
+function convertMap(c: Conversion, node: YAMLMap, depth: number, info: SourceInfo): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  infos.set(out, info);
+  for (const pair of node.items) {
+    if (!isPair(pair)) continue;
+    const k = isScalar(pair.key) ? String(pair.key.value) : String(convert(c, pair.key, depth + 1));
+    info.keys.set(k, c.at(rangeOf(pair.key)));
+    info.values.set(k, c.at(rangeOf(pair.value) ?? rangeOf(pair.key)));
+    Object.defineProperty(out, k, {
+      value: pair.value === null ? null : convert(c, pair.value, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 const LENIENT_CODES = new Set(['BAD_INDENT', 'MULTILINE_IMPLICIT_KEY']);
