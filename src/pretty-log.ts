@@ -20,8 +20,14 @@ const HIDDEN = new Set(['level', 'time', 'msg', 'service', 'pid', 'hostname', 'e
 /** Fields shown bare after the message, in this order (an access-log line reads as a request). */
 const BARE = ['method', 'url', 'status'];
 
+/**
+ * Control characters escaped as in JSON: a value from a request (a URL, a header-derived message)
+ * can neither break the line nor send escape sequences to the operator's terminal.
+ */
+const bare = (v: unknown) => String(v).replace(/\p{Cc}/gu, (c) => JSON.stringify(c).slice(1, -1));
+
 const value = (v: unknown) =>
-  typeof v === 'string' ? (/[\s"=]/.test(v) || v === '' ? JSON.stringify(v) : v) : JSON.stringify(v);
+  typeof v === 'string' ? (/[\s"=\p{Cc}]/u.test(v) || v === '' ? JSON.stringify(v) : v) : JSON.stringify(v);
 
 /** `HH:MM:SS.mmm` of an ISO time (or of an epoch ms), else the value as it is. */
 function clock(time: unknown): string {
@@ -40,10 +46,10 @@ export function formatLogLine(json: string, color = false): string {
   const level = LEVELS[entry.level as number] ?? { label: String(entry.level), color: 0 };
   const label = level.label.padEnd(5);
   const parts = [clock(entry.time), color ? `\x1b[${level.color}m${label}\x1b[0m` : label];
-  if (entry.msg !== undefined) parts.push(String(entry.msg));
-  for (const key of BARE) if (entry[key] !== undefined) parts.push(String(entry[key]));
+  if (entry.msg !== undefined) parts.push(bare(entry.msg));
+  for (const key of BARE) if (entry[key] !== undefined) parts.push(bare(entry[key]));
   for (const [key, v] of Object.entries(entry)) {
-    if (!HIDDEN.has(key) && !BARE.includes(key) && v !== undefined) parts.push(`${key}=${value(v)}`);
+    if (!HIDDEN.has(key) && !BARE.includes(key) && v !== undefined) parts.push(`${bare(key)}=${value(v)}`);
   }
   const err = entry.err as { message?: string; stack?: string } | undefined;
   if (!err) return parts.join(' ');
@@ -52,7 +58,7 @@ export function formatLogLine(json: string, color = false): string {
     err.stack
       ?.split('\n')
       .slice(1)
-      .map((l) => `    ${l.trim()}`) ?? [];
+      .map((l) => `    ${bare(l.trim())}`) ?? [];
   return [parts.join(' '), ...stack].join('\n');
 }
 

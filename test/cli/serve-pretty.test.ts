@@ -49,6 +49,20 @@ describe('readable log lines', () => {
     assert.ok(formatLogLine(line, true).startsWith('10:04:05.123 \x1b[31mERROR\x1b[0m shutdown failed'));
     assert.equal(formatLogLine('not json'), 'not json');
   });
+
+  test('control characters from a request cannot break the line or reach the terminal raw', () => {
+    const line = JSON.stringify({
+      level: 30,
+      time: '2026-11-25T10:04:05.123Z',
+      msg: 'request\nFAKE INFO line',
+      url: '/x\u001b[2J',
+      note: 'a\u001b]0;title\u0007',
+    });
+    assert.equal(
+      formatLogLine(line),
+      '10:04:05.123 INFO  request\\nFAKE INFO line /x\\u001b[2J note="a\\u001b]0;title\\u0007"',
+    );
+  });
 });
 
 describe('bosun serve --pretty', () => {
