@@ -156,11 +156,14 @@ describe('bosun CLI', () => {
         assert.equal(r.code, 0, `bosun ${args.join(' ')}: ${r.stderr}`);
         return readFileSync(trace, 'utf8').split('\n');
       };
+      // The API registry (a table, src/http/sol013/api-versions.ts) is the one server file allowed.
       const heavy =
-        /\/node_modules\/(fastify|kysely|pg|@aws-sdk|pkijs|asn1js|pino|yaml|@sinclair|jose|yauzl)\/|\/src\/(http|store|vnfd|lcm|notify|drivers|packages|config)\//;
+        /\/node_modules\/(fastify|kysely|pg|@aws-sdk|pkijs|asn1js|pino|yaml|@sinclair|jose|yauzl)\/|\/src\/(http\/(?!sol013\/api-versions\.ts$)|store|vnfd|lcm|notify|drivers|packages|config)/;
       const cases: [string[], Record<string, string>][] = [
         [['--help'], {}],
         [['vnf', 'list', '--help'], {}],
+        [['serve', '--help'], {}],
+        [['subscription', 'create', '--help'], {}],
         [['vnf', 'list'], { BOSUN_URL: server.url }],
         [['package', 'list', '--json'], { BOSUN_URL: server.url }],
       ];
