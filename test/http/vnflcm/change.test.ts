@@ -15,7 +15,6 @@ import { idOf } from './lcm-client.ts';
 import { lcmServer, packageUsage, simFault } from './lcm-server.ts';
 import { getInstance, H, INSTANTIATE, onboardOnce, runTask, V2 } from './lcm-support.ts';
 import { MAJOR, MAJORS, type Major } from './majors.ts';
-import { assertInstanceV1, assertOpOccV1 } from './v1-schemas.ts';
 import { getInstanceV1, H1, V1, waitOpOccV1 } from './v1-support.ts';
 
 const TWO_FLAVOURS = 'sol_v2_common__test_instantiate_vnf_with_old_image_or_volume.zip';
@@ -82,10 +81,8 @@ for (const dialect of DIALECTS) {
           instantiationLevelId: 'instantiation_level_2',
           extensions: { flavour: 'volume' },
         });
-        m.checkOpOcc(changed, 'change flavour op occ');
         assert.equal(changed.operationState, 'COMPLETED', JSON.stringify(changed.error));
         const now = await c.getInstance(server.url, inst.id);
-        m.checkInstance(now);
         assert.equal(now.instantiatedVnfInfo?.flavourId, 'volume');
         assert.equal(now.instantiatedVnfInfo?.vnfcResourceInfo?.filter((v) => v.vduId === 'VDU1').length, 3);
         assert.deepEqual(now.instantiatedVnfInfo?.scaleStatus, [{ aspectId: 'VDU1_scale', scaleLevel: 2 }]);
@@ -170,13 +167,11 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(patch.status, 202, patch.text);
       const op = await waitOpOccV1(server.url, idOf(patch.headers.get('location')));
-      assertOpOccV1(op, 'modify op occ');
       assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
       // operationParams as accepted: the package named by its vnfdId, which the engine works with.
       assert.deepEqual(op.operationParams, { vnfdId: to.vnfdId });
       assert.equal(op.changedInfo?.vnfdId, to.vnfdId);
       const now = await getInstanceV1(server.url, inst.id);
-      assertInstanceV1(now);
       assert.equal(now.vnfdId, to.vnfdId);
       assert.equal(now.vnfPkgId, to.id);
       assert.equal(await usage(from.id), 'NOT_IN_USE');

@@ -41,16 +41,10 @@ for (const dialect of DIALECTS) {
         waitOpOcc: m.client.waitOpOcc as unknown as (base: string, id: string) => Promise<LifeOpOcc>,
       };
       const path = (p: string) => `${m.prefix}/${p}`;
-      /** Shows the instance, checking it against the major's schemas. */
-      const show = async (id: string) => {
-        const inst = await c.getInstance(server.url, id);
-        m.checkInstance(inst);
-        return inst;
-      };
-      /** Runs a task to its end, checking the op occ against the major's schemas. */
+      const show = (id: string) => c.getInstance(server.url, id);
+      /** Runs a task to its end, which must be COMPLETED. */
       const run = async (id: string, task: string, body: Record<string, unknown>) => {
         const op = (await m.client.runTask(server.url, id, task, body)) as unknown as LifeOpOcc;
-        m.checkOpOcc(op, `${task} op occ`);
         assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
         return op;
       };
@@ -69,7 +63,6 @@ for (const dialect of DIALECTS) {
         });
         assert.equal(created.status, 201, created.text);
         const inst = created.body;
-        m.checkInstance(inst, 'created');
         assert.equal(created.headers.get('location'), inst._links.self.href);
         assert.match(inst._links.self.href, new RegExp(`^${base}${m.prefix}/vnf_instances/${inst.id}$`));
         assert.equal(created.headers.get('version'), expected.version);
@@ -91,7 +84,6 @@ for (const dialect of DIALECTS) {
         const location = instantiateRes.headers.get('location') ?? '';
         assert.match(location, new RegExp(`^${base}${m.prefix}/vnf_lcm_op_occs/[0-9a-f-]{36}$`));
         const instantiated = await c.waitOpOcc(base, idOf(location));
-        m.checkOpOcc(instantiated, 'instantiate op occ');
         assert.equal(instantiated.operationState, 'COMPLETED', JSON.stringify(instantiated.error));
         assert.equal(instantiated.operation, 'INSTANTIATE');
         assert.ok(instantiated.grantId);
@@ -248,7 +240,6 @@ for (const dialect of DIALECTS) {
         });
         assert.equal(patch.status, 202, patch.text);
         const modified = await c.waitOpOcc(base, idOf(patch.headers.get('location')));
-        m.checkOpOcc(modified, 'modify op occ');
         assert.equal(modified.operation, 'MODIFY_INFO');
         assert.equal(modified.operationState, 'COMPLETED', JSON.stringify(modified.error));
         assert.equal(modified.grantId, undefined);
@@ -306,10 +297,7 @@ for (const dialect of DIALECTS) {
         assert.equal(occs.status, 200);
         assert.ok(Array.isArray(occs.body));
         assert.deepEqual(occs.body.map((o) => o.operation).sort(), expected.operationsRun);
-        for (const o of occs.body) {
-          m.checkOpOcc(o, 'listed op occ');
-          assert.equal(o.operationState, 'COMPLETED');
-        }
+        for (const o of occs.body) assert.equal(o.operationState, 'COMPLETED');
         const shownOcc = await http<LifeOpOcc>(base, 'GET', path(`vnf_lcm_op_occs/${instantiated.id}`), {
           headers: m.headers,
         });

@@ -193,7 +193,6 @@ for (const dialect of DIALECTS) {
           await new Promise((r) => setTimeout(r, 20));
         }
         const processing = await c.waitOpOcc(base, running, ['PROCESSING']);
-        m.checkOpOcc(processing, 'PROCESSING op occ');
         assert.deepEqual(Object.keys(processing._links).sort(), ['cancel', 'self', 'vnfInstance']);
         const post = (task: string, body: object) =>
           http(base, 'POST', `${m.prefix}/vnf_instances/${inst.id}/${task}`, { headers: m.headers, body });
@@ -225,7 +224,6 @@ for (const dialect of DIALECTS) {
         });
         assert.equal(cancel.status, 202, cancel.text);
         const cancelled = await c.waitOpOcc(base, running);
-        m.checkOpOcc(cancelled, 'cancelled op occ');
         assert.equal(cancelled.operationState, 'FAILED_TEMP');
         assert.ok(isProblem(await opOccTask('cancel', m.headers, { cancelMode: 'GRACEFUL' }), 409));
         // FAILED_TEMP holds the instance too; roll it back and the instance is free again.

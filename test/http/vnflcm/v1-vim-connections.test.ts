@@ -10,7 +10,6 @@ import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { lcmServer } from './lcm-server.ts';
 import { INSTANTIATE } from './lcm-support.ts';
-import { assertInstanceV1, assertOpOccV1 } from './v1-schemas.ts';
 import { createInstanceV1, getInstanceV1, H1, runTaskV1, V1 } from './v1-support.ts';
 
 for (const dialect of DIALECTS) {
@@ -28,14 +27,12 @@ for (const dialect of DIALECTS) {
         accessInfo: { username: 'u', password: secret },
       };
       const op = await runTaskV1(base, inst.id, 'instantiate', { ...INSTANTIATE, vimConnectionInfo: [vim] });
-      assertOpOccV1(op, 'instantiate op occ');
       assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
       assert.deepEqual(op.operationParams.vimConnectionInfo, [
         { id: 'vim1', vimType: 'BOSUN.SIM.V1', interfaceInfo: { endpoint: 'http://sim.invalid' } },
       ]);
       assert.equal(JSON.stringify(op).includes(secret), false);
       const now = await getInstanceV1(base, inst.id);
-      assertInstanceV1(now);
       assert.deepEqual(now.vimConnectionInfo, [
         { id: 'vim1', vimType: 'BOSUN.SIM.V1', interfaceInfo: { endpoint: 'http://sim.invalid' } },
       ]);
@@ -45,7 +42,6 @@ for (const dialect of DIALECTS) {
       const listed = await http<unknown[]>(base, 'GET', `${V1}/vnf_instances?all_fields`, { headers: H1 });
       assert.equal(listed.status, 200);
       assert.ok(listed.body.length > 0);
-      for (const item of listed.body) assertInstanceV1(item, 'listed instance');
       assert.equal(listed.text.includes(secret), false);
       const occs = await http(base, 'GET', `${V1}/vnf_lcm_op_occs?all_fields`, { headers: H1 });
       assert.equal(occs.text.includes(secret), false);
