@@ -4,6 +4,7 @@
  * regard to case, as tosca-parser does (so "mb" is a megabyte, "MiB" a mebibyte); decimal
  * prefixes are powers of 10, binary ones powers of 2.
  */
+import { ownValue } from '../../own-properties.ts';
 
 export type ScalarKind = 'size' | 'time' | 'frequency' | 'bitrate';
 
@@ -76,8 +77,8 @@ export function parseScalarUnit(value: unknown, kind: ScalarKind): ScalarValue |
   const number = Number(m[1]);
   const unit = m[2];
   let factor: number | undefined;
-  if (kind === 'bitrate' && BYTE_RATES[unit] !== undefined) factor = BYTE_RATES[unit];
-  else factor = UNITS[kind][unit.toLowerCase()];
+  if (kind === 'bitrate' && ownValue(BYTE_RATES, unit) !== undefined) factor = BYTE_RATES[unit];
+  else factor = ownValue(UNITS[kind], unit.toLowerCase());
   if (factor === undefined || !Number.isFinite(number)) return undefined;
   return { number, unit, base: number * factor };
 }

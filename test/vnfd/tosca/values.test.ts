@@ -27,6 +27,12 @@ describe('scalar units', () => {
     assert.equal(parseScalarUnit('1 MBps', 'bitrate')?.base, 8e6);
     assert.equal(parseScalarUnit('1 GB', 'time'), undefined);
   });
+
+  it("refuses a unit that is a name of Object.prototype (no NaN size from '1 constructor')", () => {
+    assert.equal(toBytes('1 constructor'), undefined);
+    assert.equal(parseScalarUnit('1 toString', 'bitrate'), undefined);
+    assert.equal(parseScalarUnit('1 valueOf', 'time'), undefined);
+  });
 });
 
 describe('constraints', () => {
