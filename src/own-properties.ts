@@ -5,7 +5,7 @@
  */
 
 /** The object's own value at `key`, never an inherited one. */
-export const ownValue = (obj: Record<string, unknown>, key: string): unknown =>
+export const ownValue = <T>(obj: Record<string, T>, key: string): T | undefined =>
   Object.hasOwn(obj, key) ? obj[key] : undefined;
 
 /** Sets an own, enumerable property, whatever the key. */

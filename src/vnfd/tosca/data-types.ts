@@ -4,6 +4,7 @@
  * that are still intrinsic function calls (e.g. `get_input` of an input without a value) cannot be
  * checked and are left as they are.
  */
+import { ownValue } from '../../own-properties.ts';
 import type { Diagnostics, Location, ToleratedCode } from '../diagnostics.ts';
 import { checkConstraints, show } from './constraints.ts';
 import { isFunctionCall } from './functions.ts';
@@ -77,7 +78,7 @@ export function checkProperties(
   const out: Record<string, unknown> = {};
   const given = values ?? {};
   for (const [name, v] of Object.entries(given)) {
-    const def = defs[name];
+    const def = ownValue(defs, name);
     const loc = valueLoc(given, name) ?? at;
     if (!def) {
       ctx.diags.error(
@@ -90,7 +91,7 @@ export function checkProperties(
     defineEntry(out, name, checkValue(v, def, `property ${name} of ${owner}`, loc, ctx));
   }
   for (const [name, def] of Object.entries(defs)) {
-    if (name in given) continue;
+    if (Object.hasOwn(given, name)) continue;
     if (def.default !== undefined && options.applyDefaults !== false) {
       defineEntry(
         out,
@@ -113,7 +114,7 @@ function checkType(value: unknown, type: string, what: string, at: Location, ctx
     ctx.diags.error('TOSCA_WRONG_TYPE', `${what}: ${show(value)} is not ${expected}`, at);
     return { ok: false };
   };
-  const scalar = SCALAR_TYPES[type];
+  const scalar = ownValue(SCALAR_TYPES, type);
   if (scalar) {
     return parseScalarUnit(value, scalar)
       ? { ok: true, value }

@@ -5,6 +5,7 @@
  * `definition` are complete. Unknown parents, derivation cycles and references to unknown types
  * are reported; the broken type is still registered so that loading goes on.
  */
+import { ownValue, setOwn } from '../../own-properties.ts';
 import type { Diagnostics, Location } from '../diagnostics.ts';
 import { article } from './article.ts';
 import type { PropertyDefinition, ToscaType, TypeRegistry } from './model.ts';
@@ -180,7 +181,7 @@ export class Registry implements TypeRegistry {
     const ownProps = t.raw.properties;
     if (isMap(ownProps)) {
       for (const [p, def] of Object.entries(ownProps)) {
-        properties[p] = propertyDefinition(def, properties[p]);
+        setOwn(properties, p, propertyDefinition(def, ownValue(properties, p)));
       }
     }
     const definition = mergeDefinition(parent?.definition ?? {}, t.raw);
@@ -317,10 +318,10 @@ function mergeDefinition(
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(own)) {
     if (k === 'derived_from') continue;
-    const b = base[k];
+    const b = ownValue(base, k);
     if (k === 'requirements' && Array.isArray(v) && Array.isArray(b)) {
       const names = new Set(v.flatMap((e) => (isMap(e) ? Object.keys(e) : [])));
-      out[k] = [...b.filter((e) => !(isMap(e) && Object.keys(e).some((n) => names.has(n)))), ...v];
+      setOwn(out, k, [...b.filter((e) => !(isMap(e) && Object.keys(e).some((n) => names.has(n)))), ...v]);
     } else if (
       (k === 'capabilities' ||
         k === 'interfaces' ||
@@ -332,12 +333,12 @@ function mergeDefinition(
     ) {
       const merged: Record<string, unknown> = { ...b };
       for (const [name, d] of Object.entries(v)) {
-        const prev = b[name];
-        merged[name] = k === 'interfaces' && isMap(prev) && isMap(d) ? { ...prev, ...d } : d;
+        const prev = ownValue(b, name);
+        setOwn(merged, name, k === 'interfaces' && isMap(prev) && isMap(d) ? { ...prev, ...d } : d);
       }
-      out[k] = merged;
+      setOwn(out, k, merged);
     } else {
-      out[k] = v;
+      setOwn(out, k, v);
     }
   }
   return out;

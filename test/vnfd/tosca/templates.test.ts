@@ -1,6 +1,7 @@
 /** Topologies: functions, requirements, capabilities, artifacts, interfaces, groups, policies, substitution. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ownValue } from '../../../src/own-properties.ts';
 import { isShortNotationArtifact } from '../../../src/vnfd/tosca/templates.ts';
 import { errors, loadFixture, plain, template, warnings } from './fixtures.ts';
 
@@ -609,5 +610,66 @@ topology_template:
     ]);
     const sm = r.entry.topology!.substitutionMappings!;
     assert.deepEqual([sm.nodeType, sm.requirements, sm.capabilities], ['tosca.nodes.Root', {}, {}]);
+  });
+});
+
+describe('names Object.prototype has (__proto__, constructor, toString…)', () => {
+  it('are names like any other: kept, and checked against the type', async () => {
+    const r = await loadFixture({
+      'Definitions/main.yaml': plain(`
+node_types:
+  my.Named:
+    derived_from: tosca.nodes.Root
+    properties:
+      constructor: { type: string, required: true }
+      toString: { type: integer, required: true }
+      __proto__: { type: string, default: kept }
+topology_template:
+  inputs:
+    __proto__: { type: string, default: x }
+  node_templates:
+    __proto__:
+      type: my.Named
+      properties: { constructor: c, toString: 1 }
+      artifacts: { __proto__: a.sh }
+      interfaces: { Standard: { __proto__: a.sh }, constructor: { create: a.sh } }
+      capabilities: { __proto__: {}, toString: {} }
+    plain:
+      type: my.Named
+      properties: { constructor: 5, hasOwnProperty: 1 }
+  substitution_mappings:
+    node_type: my.Named
+    properties: { constructor: c, valueOf: x }
+    capabilities: { __proto__: [ __proto__, feature ] }
+`),
+      'Definitions/a.sh': 'true\n',
+    });
+    const t = r.entry.topology!;
+    assert.deepEqual(Object.keys(t.inputs), ['__proto__']);
+    assert.deepEqual(Object.keys(t.nodeTemplates), ['__proto__', 'plain']);
+    const proto = ownValue(t.nodeTemplates, '__proto__')!;
+    assert.equal(Object.getPrototypeOf(t.nodeTemplates), Object.prototype);
+    // A computed key: `__proto__:` in a literal would set the prototype.
+    assert.deepEqual(proto.properties, { constructor: 'c', toString: 1, ['__proto__']: 'kept' });
+    assert.deepEqual(Object.keys(proto.artifacts), ['__proto__']);
+    assert.deepEqual(Object.keys(proto.interfaces), ['Standard']);
+    assert.deepEqual(Object.keys(proto.capabilities), []);
+    assert.deepEqual(Object.keys(t.substitutionMappings!.capabilities), ['__proto__']);
+    assert.deepEqual(
+      r.diagnostics
+        .filter((d) => d.file === 'Definitions/main.yaml')
+        .map((d) => `${d.code} ${d.message.replace(/ \(.*\)$/, '')}`),
+      [
+        'TOSCA_UNKNOWN_CAPABILITY node template __proto__ has no capability __proto__',
+        'TOSCA_UNKNOWN_CAPABILITY node template __proto__ has no capability toString',
+        'TOSCA_UNKNOWN_OPERATION interface Standard of node template __proto__ has no operation __proto__ in its type',
+        'TOSCA_UNKNOWN_INTERFACE node template __proto__ has no interface constructor',
+        'TOSCA_WRONG_TYPE property constructor of node template plain: 5 is not a string',
+        'TOSCA_UNKNOWN_PROPERTY node template plain has no property hasOwnProperty',
+        'TOSCA_MISSING_PROPERTY node template plain is missing the required property toString',
+        'TOSCA_UNKNOWN_PROPERTY substitution_mappings: node type my.Named has no property valueOf',
+        'TOSCA_UNKNOWN_MAPPING substitution_mappings: node type my.Named has no capability __proto__',
+      ],
+    );
   });
 });

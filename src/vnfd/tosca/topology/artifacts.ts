@@ -3,7 +3,9 @@
  * checked, the file resolved to a package path (relative to the template's folder, or tolerated
  * at the package root or on the VNFM host).
  */
+
 import { posix } from 'node:path';
+import { setOwn } from '../../../own-properties.ts';
 import type { PackageFiles } from '../../csar/package-files.ts';
 import type { Location } from '../../diagnostics.ts';
 import { checkProperties } from '../data-types.ts';
@@ -42,7 +44,7 @@ export function buildArtifacts(
   }
   for (const a of Object.keys(arts)) {
     const def = buildArtifact(name, a, arts, scope, ctx.keyAt(arts, a, loc), ctx);
-    if (def) out[a] = def;
+    if (def) setOwn(out, a, def);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 /** A node template's capabilities: each one its type defines, its properties checked against the capability type. */
+import { ownValue, setOwn } from '../../../own-properties.ts';
 import type { Location } from '../../diagnostics.ts';
 import { checkProperties } from '../data-types.ts';
 import { evaluate, type FunctionScope } from '../functions.ts';
@@ -28,7 +29,7 @@ export function buildCapabilities(
   const defs = typeDef && isMap(typeDef.capabilities) ? typeDef.capabilities : undefined;
   for (const [c, value] of Object.entries(caps)) {
     const cloc = ctx.keyAt(caps, c, loc);
-    const def = defs?.[c];
+    const def = defs && ownValue(defs, c);
     if (typeDef && def === undefined) {
       ctx.diags.error(
         'TOSCA_UNKNOWN_CAPABILITY',
@@ -46,7 +47,7 @@ export function buildCapabilities(
     const properties = capType
       ? checkProperties(evaluated, capType.properties, `capability ${c} of node template ${name}`, cloc, ctx)
       : evaluated;
-    out[c] = { properties };
+    setOwn(out, c, { properties });
   }
   return out;
 }

@@ -3,6 +3,7 @@
  * default; `get_property` reads another template's property (or a capability's), evaluated once
  * and remembered, a property that refers back to itself reported.
  */
+import { ownValue } from '../../../own-properties.ts';
 import { evaluate, type FunctionScope } from '../functions.ts';
 import type { PropertyDefinition, TopologyTemplate } from '../model.ts';
 import { isMap } from '../type-registry.ts';
@@ -52,7 +53,7 @@ export function functionScopes(
       if (memo.has(key)) return { node: true, found: true, value: memo.get(key) };
       let value: unknown;
       if (isMap(holder) && Object.hasOwn(holder, name)) value = holder[name];
-      else if (defs?.[name] && defs[name].default !== undefined) value = defs[name].default;
+      else if (defs && ownValue(defs, name)?.default !== undefined) value = defs[name].default;
       else return { node: true, found: false };
       if (busy.has(key)) {
         ctx.diags.error(

@@ -1,4 +1,5 @@
 /** The topology's `inputs`: their definitions, defaults checked, and the assigned values checked. */
+import { ownValue, setOwn } from '../../../own-properties.ts';
 import { checkValue } from '../data-types.ts';
 import type { PropertyDefinition, TopologyTemplate } from '../model.ts';
 import { isMap, propertyDefinition } from '../type-registry.ts';
@@ -11,7 +12,7 @@ export function buildInputs(raw: Record<string, unknown>, ctx: TopologyContext):
   for (const [name, def] of Object.entries(rawInputs)) {
     const d = isMap(def) ? def : {};
     const pd = propertyDefinition(d);
-    inputDefs[name] = pd;
+    setOwn(inputDefs, name, pd);
     const entry: TopologyTemplate['inputs'][string] = { type: pd.type };
     if (typeof d.description === 'string') entry.description = d.description;
     if ('default' in d) {
@@ -23,10 +24,11 @@ export function buildInputs(raw: Record<string, unknown>, ctx: TopologyContext):
         ctx,
       );
     }
-    inputs[name] = entry;
+    setOwn(inputs, name, entry);
   }
   for (const [name, v] of Object.entries(ctx.inputValues ?? {})) {
-    if (inputDefs[name]) checkValue(v, inputDefs[name], `input ${name}`, ctx.loc, ctx);
+    const def = ownValue(inputDefs, name);
+    if (def) checkValue(v, def, `input ${name}`, ctx.loc, ctx);
   }
   return inputs;
 }

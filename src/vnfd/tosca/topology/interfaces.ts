@@ -3,7 +3,9 @@
  * interface or under `operations`) with their implementation, dependencies and inputs. An
  * implementation is an artifact of the node or a file of the package.
  */
+
 import { posix } from 'node:path';
+import { ownValue, setOwn } from '../../../own-properties.ts';
 import type { Location } from '../../diagnostics.ts';
 import { evaluate, type FunctionScope } from '../functions.ts';
 import type { ArtifactDefinition, NodeTemplate, OperationDefinition } from '../model.ts';
@@ -56,7 +58,7 @@ export function buildInterfaces(
   const defs = typeDef && isMap(typeDef.interfaces) ? typeDef.interfaces : {};
   for (const [i, value] of Object.entries(ifaces)) {
     const iloc = ctx.keyAt(ifaces, i, loc);
-    const def = defs[i];
+    const def = ownValue(defs, i);
     if (typeDef && def === undefined) {
       ctx.diags.error(
         'TOSCA_UNKNOWN_INTERFACE',
@@ -65,7 +67,8 @@ export function buildInterfaces(
       );
       continue;
     }
-    out[i] = buildOperations(name, i, value, knownOperations(def, ctx), artifacts, scope, iloc, ctx);
+    const ops = buildOperations(name, i, value, knownOperations(def, ctx), artifacts, scope, iloc, ctx);
+    setOwn(out, i, ops);
   }
   return out;
 }
@@ -98,7 +101,7 @@ function buildOperations(
     const operation = buildOperation(site, body, scope, ctx);
     if (!operation) continue;
     checkImplementation(site, operation, artifacts, ctx);
-    ops[op] = operation;
+    setOwn(ops, op, operation);
   }
   return ops;
 }

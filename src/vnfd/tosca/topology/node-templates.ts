@@ -3,6 +3,7 @@
  * evaluated, its attributes, and its requirements, capabilities, artifacts and interfaces. A
  * template that is not a map or has no type is reported and left out.
  */
+import { setOwn } from '../../../own-properties.ts';
 import type { Location } from '../../diagnostics.ts';
 import { article } from '../article.ts';
 import { checkProperties, defineEntry } from '../data-types.ts';
@@ -25,7 +26,7 @@ export function buildNodeTemplates(
   const nodeTemplates: Record<string, NodeTemplate> = {};
   for (const [name, rawNode] of Object.entries(rawNodes)) {
     const template = buildNodeTemplate(name, rawNode, ctx.keyAt(rawNodes, name), mappedRequirements, ctx);
-    if (template) nodeTemplates[name] = template;
+    if (template) setOwn(nodeTemplates, name, template);
   }
   return nodeTemplates;
 }
@@ -114,7 +115,7 @@ function nodeProperties(
   const propertyLocs: Record<string, Location> = {};
   for (const p of Object.keys(givenProps)) {
     defineEntry(evaluatedProps, p, scope.property(name, p).value);
-    propertyLocs[p] = ctx.at(givenProps, p, loc);
+    setOwn(propertyLocs, p, ctx.at(givenProps, p, loc));
   }
   copyLoc(evaluatedProps, givenProps);
   const properties =

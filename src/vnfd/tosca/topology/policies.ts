@@ -2,6 +2,7 @@
  * `policies`, a list of one-key maps (TOSCA 1.2) or a map: each policy's type, its targets (node
  * templates or groups of the types the policy applies to) and its properties.
  */
+import { ownValue } from '../../../own-properties.ts';
 import type { Location } from '../../diagnostics.ts';
 import { checkProperties } from '../data-types.ts';
 import { evaluate } from '../functions.ts';
@@ -101,7 +102,7 @@ function policyTargets(
       continue;
     }
     targets.push(t);
-    const targetType = known.nodeTemplates[t]?.type ?? known.groups.find((g) => g.name === t)?.type;
+    const targetType = ownValue(known.nodeTemplates, t)?.type ?? known.groups.find((g) => g.name === t)?.type;
     if (validTargets.length > 0 && targetType && !validTargets.some((v) => ctx.registry.isA(targetType, v))) {
       ctx.diags.warning(
         'TOSCA_INVALID_TARGET',

@@ -2,6 +2,7 @@
  * `substitution_mappings`: the node type the topology implements, its property values, and the
  * requirements and capabilities mapped to node templates of the topology.
  */
+import { ownValue, setOwn } from '../../../own-properties.ts';
 import type { Location } from '../../diagnostics.ts';
 import { checkValue, defineEntry, type ValueContext } from '../data-types.ts';
 import { evaluate } from '../functions.ts';
@@ -70,7 +71,7 @@ function mappedProperties(
   const mappingCtx: ValueContext = { ...ctx, toleratedConstraint: 'TOSCA_MAPPING_CONSTRAINT' };
   for (const [p, v] of Object.entries(given)) {
     const ploc = ctx.at(given, p, loc);
-    const def = type?.properties[p];
+    const def = type && ownValue(type.properties, p);
     if (type && !def) {
       ctx.diags.error(
         'TOSCA_UNKNOWN_PROPERTY',
@@ -137,7 +138,7 @@ function mappings(
       );
       continue;
     }
-    out[k] = target as string[];
+    setOwn(out, k, target);
   }
   return out;
 }
