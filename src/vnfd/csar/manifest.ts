@@ -3,6 +3,7 @@
  * optionally Signature and Certificate for per-artifact signatures), `non_mano_artifact_sets:`,
  * and a trailing CMS signature block (security option 1) that signs the text before it.
  */
+import { ownValue, setOwn } from '../../own-properties.ts';
 import { Diagnostics } from '../diagnostics.ts';
 import type { ArtifactEntry, ManifestInfo } from './csar-info.ts';
 import { declaredArtifact, packagePath } from './manifest-artifact.ts';
@@ -140,7 +141,7 @@ function readNonManoBlock(block: MetaBlock, r: ManifestReading): void {
         continue;
       }
       const path = packagePath(e.value);
-      r.manifest.nonManoArtifactSets[set].push(path);
+      ownValue(r.manifest.nonManoArtifactSets, set)?.push(path);
       if (!r.files.has(path) && !r.files.names.some((n) => n.startsWith(`${path.replace(/\/+$/, '')}/`))) {
         r.diagnostics.error(
           'CSAR_ARTIFACT_NOT_FOUND',
@@ -153,7 +154,8 @@ function readNonManoBlock(block: MetaBlock, r: ManifestReading): void {
       }
     } else if (e.value === '') {
       r.nonMano.set = e.key;
-      r.manifest.nonManoArtifactSets[e.key] ??= [];
+      if (!Object.hasOwn(r.manifest.nonManoArtifactSets, e.key))
+        setOwn(r.manifest.nonManoArtifactSets, e.key, []);
     } else {
       r.diagnostics.warning('MANIFEST_UNKNOWN_KEY', `unexpected key "${e.key}" in non_mano_artifact_sets`, {
         file: r.file,
@@ -179,7 +181,7 @@ function readMetadataBlock(block: MetaBlock, r: ManifestReading): void {
         line: e.line,
       });
     }
-    r.manifest.metadata[e.key] = e.value;
+    setOwn(r.manifest.metadata, e.key, e.value);
   }
 }
 

@@ -3,6 +3,7 @@
  * ETSI entries (manifest, change log, licences, certificate, tests); later blocks describe single
  * files (Name or Source, Content-Type, Algorithm, Hash), checked like manifest artifacts.
  */
+import { setOwn } from '../../own-properties.ts';
 import { Diagnostics } from '../diagnostics.ts';
 import type { ArtifactEntry, ToscaMeta } from './csar-info.ts';
 import { declaredArtifact, packagePath } from './manifest-artifact.ts';
@@ -74,18 +75,18 @@ export function parseToscaMeta(text: string, files: PackageFiles, file = TOSCA_M
         line: e.line,
       });
     }
-    if (key in meta.keys) {
+    if (Object.hasOwn(meta.keys, key)) {
       diagnostics.error('TOSCA_META_DUPLICATE_KEY', `key "${key}" is given more than once`, {
         file,
         line: e.line,
       });
       continue;
     }
-    meta.keys[key] = e.value;
-    lineOf[key] = e.line;
+    setOwn(meta.keys, key, e.value);
+    setOwn(lineOf, key, e.line);
   }
   for (const key of EXPECTED_KEYS) {
-    if (!(key in meta.keys)) {
+    if (!Object.hasOwn(meta.keys, key)) {
       diagnostics.warning('TOSCA_META_MISSING_KEY', `TOSCA.meta has no ${key} (SOL004 requires it)`, {
         file,
         line: first?.line,
@@ -97,7 +98,7 @@ export function parseToscaMeta(text: string, files: PackageFiles, file = TOSCA_M
   for (const block of first ? blocks.slice(1) : blocks) {
     const name = entryOf(block, 'Name') ?? entryOf(block, 'Source');
     const keys: Record<string, string> = {};
-    for (const e of block.entries) keys[canonical(e.key, PER_FILE_KEYS)] = e.value;
+    for (const e of block.entries) setOwn(keys, canonical(e.key, PER_FILE_KEYS), e.value);
     const hashed = entryOf(block, 'Algorithm') ?? entryOf(block, 'Hash');
     if (name) meta.fileBlocks.push({ name: packagePath(name.value), keys, line: block.line });
     else if (!hashed) {

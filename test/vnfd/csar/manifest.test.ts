@@ -144,3 +144,21 @@ test('unknown keys in an artifact block are warnings; quoted values are unquoted
   assert.equal(r.artifacts[0].path, SCRIPT_PATH);
   assert.equal(r.artifacts[0].algorithmAsWritten, 'SHA-256');
 });
+
+test('metadata keys and non-MANO sets named like Object.prototype members (constructor, __proto__) are data', async () => {
+  const r = await parse(
+    'metadata:\n  __proto__: a\n  constructor: b\n\nnon_mano_artifact_sets:\n  constructor:\n    Source: Artifacts/Events/ves.yaml\n  __proto__:\n    Source: Artifacts/Events/ves.yaml\n',
+  );
+  assert.deepEqual(Object.entries(r.manifest.metadata), [
+    ['__proto__', 'a'],
+    ['constructor', 'b'],
+  ]);
+  assert.deepEqual(Object.entries(r.manifest.nonManoArtifactSets), [
+    ['constructor', ['Artifacts/Events/ves.yaml']],
+    ['__proto__', ['Artifacts/Events/ves.yaml']],
+  ]);
+  assert.deepEqual(
+    r.diagnostics.list.map((d) => d.code),
+    ['MANIFEST_METADATA_MISSING_KEY'],
+  );
+});

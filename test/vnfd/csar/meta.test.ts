@@ -71,6 +71,24 @@ test('an unknown first-block key is a warning with its line', async () => {
   ]);
 });
 
+test('first-block and per-file keys named like Object.prototype members are unknown keys, not duplicates', async () => {
+  const r = await parse(
+    'TOSCA-Meta-File-Version: 1.0\nCSAR-Version: 1.1\nCreated-By: me\nEntry-Definitions: Definitions/vnfd.yaml\nconstructor: x\n__proto__: y\n\nName: Scripts/install.sh\n__proto__: z\n',
+  );
+  assert.deepEqual(
+    r.diagnostics.list.map((d) => [d.code, d.line]),
+    [
+      ['TOSCA_META_UNKNOWN_KEY', 5],
+      ['TOSCA_META_UNKNOWN_KEY', 6],
+    ],
+  );
+  assert.equal(Object.hasOwn(r.meta.keys, '__proto__'), true);
+  assert.deepEqual(Object.entries(r.meta.fileBlocks[0].keys), [
+    ['Name', 'Scripts/install.sh'],
+    ['__proto__', 'z'],
+  ]);
+});
+
 test('a malformed line is an error with its line number', async () => {
   const r = await parse(
     'TOSCA-Meta-File-Version: 1.0\nthis line has no colon\nEntry-Definitions: Definitions/vnfd.yaml\n',
