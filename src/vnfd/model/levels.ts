@@ -4,6 +4,7 @@
  * instantiate knows how many instances of each VDU a level means.
  */
 
+import { setOwn } from '../../own-properties.ts';
 import { policiesOfType, type TemplateScope } from './scope.ts';
 import { SOL001 } from './sol001.ts';
 import { num, rec, str } from './values.ts';
@@ -19,7 +20,7 @@ export function readInstantiationLevels(scope: TemplateScope): InstantiationLeve
     const scaleInfo: Record<string, number> = {};
     for (const [aspect, info] of Object.entries(rec(l.scale_info))) {
       const level = num(rec(info).scale_level);
-      if (level !== undefined) scaleInfo[aspect] = level;
+      if (level !== undefined) setOwn(scaleInfo, aspect, level);
     }
     levels.set(id, {
       id,
@@ -34,14 +35,14 @@ export function readInstantiationLevels(scope: TemplateScope): InstantiationLeve
       const n = num(rec(raw).number_of_instances);
       const level = levels.get(id);
       if (!level || n === undefined) continue;
-      for (const vdu of p.targets) level.vduInstances[vdu] = n;
+      for (const vdu of p.targets) setOwn(level.vduInstances, vdu, n);
     }
   }
   for (const p of policiesOfType(scope, SOL001.vlInstantiationLevels)) {
     for (const [id, raw] of Object.entries(rec(p.properties.levels))) {
       const level = levels.get(id);
       if (!level) continue;
-      for (const vl of p.targets) level.virtualLinkBitrates[vl] = rec(raw).bitrate_requirements;
+      for (const vl of p.targets) setOwn(level.virtualLinkBitrates, vl, rec(raw).bitrate_requirements);
     }
   }
   return {

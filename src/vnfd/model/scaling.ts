@@ -4,6 +4,7 @@
  * (VduInitialDelta) — what scale and scale-to-level compute instance counts from.
  */
 
+import { ownValue, setOwn } from '../../own-properties.ts';
 import { policiesOfType, type TemplateScope } from './scope.ts';
 import { SOL001 } from './sol001.ts';
 import { num, rec, str, strList } from './values.ts';
@@ -31,17 +32,22 @@ export function readScalingAspects(scope: TemplateScope): ScalingAspect[] {
     const deltas: Record<string, number> = {};
     for (const [delta, raw] of Object.entries(rec(p.properties.deltas))) {
       const n = num(rec(raw).number_of_instances);
-      if (n !== undefined) deltas[delta] = n;
+      if (n !== undefined) setOwn(deltas, delta, n);
     }
-    for (const vdu of p.targets) aspect.vduDeltas[vdu] = { ...aspect.vduDeltas[vdu], ...deltas };
+    for (const vdu of p.targets)
+      setOwn(aspect.vduDeltas, vdu, { ...ownValue(aspect.vduDeltas, vdu), ...deltas });
   }
   for (const p of policiesOfType(scope, SOL001.vlBitrateScalingAspectDeltas)) {
     const aspect = aspects.get(str(p.properties.aspect) ?? '');
     if (!aspect) continue;
     const deltas: Record<string, unknown> = {};
-    for (const [delta, raw] of Object.entries(rec(p.properties.deltas))) deltas[delta] = raw;
-    for (const vl of p.targets)
-      aspect.virtualLinkBitrateDeltas[vl] = { ...aspect.virtualLinkBitrateDeltas[vl], ...deltas };
+    for (const [delta, raw] of Object.entries(rec(p.properties.deltas))) setOwn(deltas, delta, raw);
+    for (const vl of p.targets) {
+      setOwn(aspect.virtualLinkBitrateDeltas, vl, {
+        ...ownValue(aspect.virtualLinkBitrateDeltas, vl),
+        ...deltas,
+      });
+    }
   }
   return [...aspects.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
@@ -52,7 +58,7 @@ export function readInitialDeltas(scope: TemplateScope): Record<string, number> 
   for (const p of policiesOfType(scope, SOL001.vduInitialDelta)) {
     const n = num(rec(p.properties.initial_delta).number_of_instances);
     if (n === undefined) continue;
-    for (const vdu of p.targets) out[vdu] = n;
+    for (const vdu of p.targets) setOwn(out, vdu, n);
   }
   return out;
 }

@@ -316,3 +316,21 @@ describe('extractVnfd: flavour content', () => {
     ]);
   });
 });
+
+describe('extractVnfd: names Object.prototype has', () => {
+  it('keeps a VDU named __proto__ and a delta named constructor in the scaling maps', () => {
+    const renamed = standard((_top, df) => {
+      const text = JSON.stringify(df)
+        .replaceAll('"VDU2"', '"__proto__"')
+        .replaceAll('"delta_1"', '"constructor"');
+      Object.assign(df, JSON.parse(text));
+    });
+    const r = extractVnfd(renamed, csar([]), { fileNames: FILES });
+    const f = r.vnfd!.flavours[0];
+    const aspect = f.scalingAspects[0];
+    assert.deepEqual(aspect.stepDeltas, ['constructor']);
+    assert.deepEqual(Object.entries(aspect.vduDeltas), [['__proto__', { constructor: 1 }]]);
+    assert.equal(Object.getPrototypeOf(aspect.vduDeltas), Object.prototype);
+    assert.deepEqual(Object.entries(f.initialDeltas), [['__proto__', 1]]);
+  });
+});
