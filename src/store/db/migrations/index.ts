@@ -11,6 +11,7 @@ import * as subscriptionDedup from './0005-subscription-dedup.ts';
 import * as simVim from './0006-sim-vim.ts';
 import * as lcm from './0007-lcm.ts';
 import * as lcmV1 from './0008-lcm-v1.ts';
+import * as opOccOrder from './0009-op-occ-order.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -21,4 +22,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006-sim-vim': simVim,
   '0007-lcm': lcm,
   '0008-lcm-v1': lcmV1,
+  '0009-op-occ-order': opOccOrder,
 };
