@@ -83,6 +83,14 @@ function isPrimitive(v: unknown): v is string | number | boolean {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 }
 
+/** Evaluates one call of a function given its arguments; returns `call` when it cannot yet. */
+type Evaluator = (
+  args: unknown,
+  call: Record<string, unknown>,
+  scope: FunctionScope,
+  at: Location,
+) => unknown;
+
 function evaluateCall(
   name: string,
   args: unknown,
@@ -90,105 +98,105 @@ function evaluateCall(
   scope: FunctionScope,
   at: Location,
 ): unknown {
-  switch (name) {
-    case 'get_input': {
-      const [input, ...path] = Array.isArray(args) ? args : [args];
-      if (typeof input !== 'string') {
-        scope.report('TOSCA_FUNCTION', `get_input needs an input name, got ${JSON.stringify(input)}`, at);
-        return call;
-      }
-      const found = scope.input(input);
-      if (!found.declared) {
-        scope.report('TOSCA_UNKNOWN_INPUT', `get_input: the topology has no input named ${input}`, at);
-        return call;
-      }
-      if (!found.hasValue) return call;
-      return walk(found.value, path, `get_input ${input}`, scope, at, call);
-    }
-    case 'get_property': {
-      if (
-        !Array.isArray(args) ||
-        args.length < 2 ||
-        !args.every((a) => typeof a === 'string' || typeof a === 'number')
-      ) {
-        scope.report(
-          'TOSCA_FUNCTION',
-          'get_property needs [entity, (capability,) property, (nested keys…)]',
-          at,
-        );
-        return call;
-      }
-      const [entity, ...rest] = args as (string | number)[];
-      if (entity === 'SOURCE' || entity === 'TARGET' || entity === 'HOST') return call;
-      const node = entity === 'SELF' ? scope.self : String(entity);
-      if (node === undefined) return call;
-      const direct = scope.property(node, String(rest[0]));
-      if (!direct.node) {
-        scope.report('TOSCA_FUNCTION', `get_property: there is no node template named ${node}`, at);
-        return call;
-      }
-      if (direct.found)
-        return walk(direct.value, rest.slice(1), `get_property ${node}.${rest[0]}`, scope, at, call);
-      if (rest.length >= 2) {
-        const cap = scope.property(node, String(rest[1]), String(rest[0]));
-        if (cap.found) {
-          return walk(
-            cap.value,
-            rest.slice(2),
-            `get_property ${node}.${rest[0]}.${rest[1]}`,
-            scope,
-            at,
-            call,
-          );
-        }
-      }
-      scope.report('TOSCA_FUNCTION', `get_property: node template ${node} has no property ${rest[0]}`, at);
-      return call;
-    }
-    case 'concat': {
-      if (!Array.isArray(args)) {
-        scope.report('TOSCA_FUNCTION', 'concat needs a list of strings', at);
-        return call;
-      }
-      const parts = args.map((a) => evaluate(a, scope, at));
-      return parts.every(isPrimitive) ? parts.map(String).join('') : { concat: parts };
-    }
-    case 'join': {
-      if (!Array.isArray(args) || !Array.isArray(args[0])) {
-        scope.report('TOSCA_FUNCTION', 'join needs [[strings…], delimiter]', at);
-        return call;
-      }
-      const parts = (args[0] as unknown[]).map((a) => evaluate(a, scope, at));
-      const delimiter = args[1] === undefined ? '' : evaluate(args[1], scope, at);
-      if (parts.every(isPrimitive) && isPrimitive(delimiter))
-        return parts.map(String).join(String(delimiter));
-      return { join: args[1] === undefined ? [parts] : [parts, delimiter] };
-    }
-    case 'token': {
-      if (!Array.isArray(args) || args.length !== 3) {
-        scope.report('TOSCA_FUNCTION', 'token needs [string, separator characters, index]', at);
-        return call;
-      }
-      const s = evaluate(args[0], scope, at);
-      const chars = args[1];
-      const index = args[2];
-      if (typeof chars !== 'string' || typeof index !== 'number') {
-        scope.report('TOSCA_FUNCTION', 'token needs [string, separator characters, index]', at);
-        return call;
-      }
-      if (typeof s !== 'string') return { token: [s, chars, index] };
-      const tokens = s.split(new RegExp(`[${chars.replace(/[\]\\^-]/g, '\\$&')}]`));
-      if (index < 0 || index >= tokens.length) {
-        scope.report('TOSCA_FUNCTION', `token: ${JSON.stringify(s)} has no token ${index}`, at);
-        return call;
-      }
-      return tokens[index];
-    }
-    default:
-      // get_attribute and friends depend on runtime state.
-      return call;
-  }
+  // get_attribute and friends depend on runtime state: they have no evaluator.
+  const evaluator = EVALUATORS.get(name);
+  return evaluator ? evaluator(args, call, scope, at) : call;
 }
+
+const getInput: Evaluator = (args, call, scope, at) => {
+  const [input, ...path] = Array.isArray(args) ? args : [args];
+  if (typeof input !== 'string') {
+    scope.report('TOSCA_FUNCTION', `get_input needs an input name, got ${JSON.stringify(input)}`, at);
+    return call;
+  }
+  const found = scope.input(input);
+  if (!found.declared) {
+    scope.report('TOSCA_UNKNOWN_INPUT', `get_input: the topology has no input named ${input}`, at);
+    return call;
+  }
+  if (!found.hasValue) return call;
+  return walk(found.value, path, `get_input ${input}`, scope, at, call);
+};
+
+/** `[entity, property, keys…]`, else `[entity, capability, property, keys…]`. */
+const getProperty: Evaluator = (args, call, scope, at) => {
+  if (
+    !Array.isArray(args) ||
+    args.length < 2 ||
+    !args.every((a) => typeof a === 'string' || typeof a === 'number')
+  ) {
+    scope.report('TOSCA_FUNCTION', 'get_property needs [entity, (capability,) property, (nested keys…)]', at);
+    return call;
+  }
+  const [entity, ...rest] = args as (string | number)[];
+  if (entity === 'SOURCE' || entity === 'TARGET' || entity === 'HOST') return call;
+  const node = entity === 'SELF' ? scope.self : String(entity);
+  if (node === undefined) return call;
+  const direct = scope.property(node, String(rest[0]));
+  if (!direct.node) {
+    scope.report('TOSCA_FUNCTION', `get_property: there is no node template named ${node}`, at);
+    return call;
+  }
+  if (direct.found)
+    return walk(direct.value, rest.slice(1), `get_property ${node}.${rest[0]}`, scope, at, call);
+  if (rest.length >= 2) {
+    const cap = scope.property(node, String(rest[1]), String(rest[0]));
+    if (cap.found) {
+      return walk(cap.value, rest.slice(2), `get_property ${node}.${rest[0]}.${rest[1]}`, scope, at, call);
+    }
+  }
+  scope.report('TOSCA_FUNCTION', `get_property: node template ${node} has no property ${rest[0]}`, at);
+  return call;
+};
+
+const concat: Evaluator = (args, call, scope, at) => {
+  if (!Array.isArray(args)) {
+    scope.report('TOSCA_FUNCTION', 'concat needs a list of strings', at);
+    return call;
+  }
+  const parts = args.map((a) => evaluate(a, scope, at));
+  return parts.every(isPrimitive) ? parts.map(String).join('') : { concat: parts };
+};
+
+const join: Evaluator = (args, call, scope, at) => {
+  if (!Array.isArray(args) || !Array.isArray(args[0])) {
+    scope.report('TOSCA_FUNCTION', 'join needs [[strings…], delimiter]', at);
+    return call;
+  }
+  const parts = (args[0] as unknown[]).map((a) => evaluate(a, scope, at));
+  const delimiter = args[1] === undefined ? '' : evaluate(args[1], scope, at);
+  if (parts.every(isPrimitive) && isPrimitive(delimiter)) return parts.map(String).join(String(delimiter));
+  return { join: args[1] === undefined ? [parts] : [parts, delimiter] };
+};
+
+const token: Evaluator = (args, call, scope, at) => {
+  if (!Array.isArray(args) || args.length !== 3) {
+    scope.report('TOSCA_FUNCTION', 'token needs [string, separator characters, index]', at);
+    return call;
+  }
+  const s = evaluate(args[0], scope, at);
+  const chars = args[1];
+  const index = args[2];
+  if (typeof chars !== 'string' || typeof index !== 'number') {
+    scope.report('TOSCA_FUNCTION', 'token needs [string, separator characters, index]', at);
+    return call;
+  }
+  if (typeof s !== 'string') return { token: [s, chars, index] };
+  const tokens = s.split(new RegExp(`[${chars.replace(/[\]\\^-]/g, '\\$&')}]`));
+  if (index < 0 || index >= tokens.length) {
+    scope.report('TOSCA_FUNCTION', `token: ${JSON.stringify(s)} has no token ${index}`, at);
+    return call;
+  }
+  return tokens[index];
+};
+
+const EVALUATORS = new Map<string, Evaluator>([
+  ['get_input', getInput],
+  ['get_property', getProperty],
+  ['concat', concat],
+  ['join', join],
+  ['token', token],
+]);
 
 /** Follows nested keys / list indexes into a value. */
 function walk(
