@@ -26,44 +26,8 @@ export async function openDirectoryPackage(
   const max = { ...DEFAULT_CSAR_LIMITS, ...limits };
   const diagnostics: Diagnostic[] = [];
   const sizes = new Map<string, number>();
-  let total = 0;
-  const walk = async (folder: string): Promise<void> => {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
-      const full = join(folder, entry.name);
-      const name = relative(dir, full).split(sep).join('/');
-      if (entry.isSymbolicLink()) {
-        diagnostics.push({
-          code: 'CSAR_SYMLINK',
-          severity: 'error',
-          file: name,
-          message: `${name} is a symbolic link; packages may contain regular files only`,
-        });
-      } else if (entry.isDirectory()) {
-        await walk(full);
-      } else if (entry.isFile()) {
-        const { size } = await lstat(full);
-        if (size > max.maxEntryBytes) {
-          diagnostics.push({
-            code: 'CSAR_ENTRY_TOO_LARGE',
-            severity: 'error',
-            file: name,
-            message: `${name} is ${size} bytes; the limit is ${max.maxEntryBytes}`,
-          });
-        }
-        total += size;
-        sizes.set(name, size);
-      }
-      if (sizes.size > max.maxEntries) {
-        throw new PackageReadError(
-          'CSAR_TOO_MANY_ENTRIES',
-          name,
-          `the package has more than ${max.maxEntries} files`,
-        );
-      }
-    }
-  };
   try {
-    await walk(dir);
+    await scanFolder(dir, dir, max, sizes, diagnostics);
   } catch (err) {
     if (err instanceof PackageReadError) {
       diagnostics.push({ code: err.code, severity: 'error', message: err.message });
@@ -76,6 +40,8 @@ export async function openDirectoryPackage(
     });
     return { diagnostics };
   }
+  let total = 0;
+  for (const size of sizes.values()) total += size;
   if (total > max.maxTotalBytes) {
     diagnostics.push({
       code: 'CSAR_TOO_LARGE',
@@ -83,14 +49,64 @@ export async function openDirectoryPackage(
       message: `the package holds ${total} bytes; the limit is ${max.maxTotalBytes}`,
     });
   }
-  const names = [...sizes.keys()].sort();
+  return { files: directoryFiles(dir, sizes, max), diagnostics };
+}
+
+/**
+ * Records the size of every regular file under `folder` by its package path (relative to
+ * `dir`); symbolic links and files over the entry limit are reported, too many files end it.
+ */
+async function scanFolder(
+  dir: string,
+  folder: string,
+  max: CsarLimits,
+  sizes: Map<string, number>,
+  diagnostics: Diagnostic[],
+): Promise<void> {
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const full = join(folder, entry.name);
+    const name = relative(dir, full).split(sep).join('/');
+    if (entry.isSymbolicLink()) {
+      diagnostics.push({
+        code: 'CSAR_SYMLINK',
+        severity: 'error',
+        file: name,
+        message: `${name} is a symbolic link; packages may contain regular files only`,
+      });
+    } else if (entry.isDirectory()) {
+      await scanFolder(dir, full, max, sizes, diagnostics);
+    } else if (entry.isFile()) {
+      const { size } = await lstat(full);
+      if (size > max.maxEntryBytes) {
+        diagnostics.push({
+          code: 'CSAR_ENTRY_TOO_LARGE',
+          severity: 'error',
+          file: name,
+          message: `${name} is ${size} bytes; the limit is ${max.maxEntryBytes}`,
+        });
+      }
+      sizes.set(name, size);
+    }
+    if (sizes.size > max.maxEntries) {
+      throw new PackageReadError(
+        'CSAR_TOO_MANY_ENTRIES',
+        name,
+        `the package has more than ${max.maxEntries} files`,
+      );
+    }
+  }
+}
+
+/** The files found by `scanFolder`, read from the folder on demand. */
+function directoryFiles(dir: string, sizes: Map<string, number>, max: CsarLimits): PackageFiles {
   const known = (name: string) => {
     if (!sizes.has(name))
       throw new PackageReadError('CSAR_FILE_MISSING', name, `${name} is not in the package`);
     return sizes.get(name)!;
   };
-  const files: PackageFiles = {
-    names,
+  const path = (name: string) => join(dir, ...name.split('/'));
+  return {
+    names: [...sizes.keys()].sort(),
     has: (name) => sizes.has(name),
     size: known,
     async readText(name) {
@@ -101,16 +117,15 @@ export async function openDirectoryPackage(
           `${name} is larger than ${max.maxTextBytes} bytes and cannot be read as text`,
         );
       }
-      return decodeText(name, await readFile(join(dir, ...name.split('/'))));
+      return decodeText(name, await readFile(path(name)));
     },
     async openStream(name): Promise<Readable> {
       known(name);
-      return createReadStream(join(dir, ...name.split('/')));
+      return createReadStream(path(name));
     },
     async digest(name, algorithm) {
-      return (await digestRange(join(dir, ...name.split('/')), 0, known(name), algorithm)).digest;
+      return (await digestRange(path(name), 0, known(name), algorithm)).digest;
     },
     async close() {},
   };
-  return { files, diagnostics };
 }
