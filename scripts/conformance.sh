@@ -13,18 +13,15 @@
 #
 # CONFORMANCE_OUT=DIR keeps the kit's results (log.html, report.html, tests.tsv per suite) in
 # DIR; otherwise they go with the temporary folder. (Not a BOSUN_ name: Bosun refuses variables
-# it does not know.) The kit itself writes only under /tmp (its library cache in
-# /tmp/etsi-conformance), so a read-only copy of shared/ is enough.
+# it does not know.) shared/ is only read (the kit runs from a copy in the temporary folder; its
+# library cache is /tmp/etsi-conformance), so a read-only copy of it is enough.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-kit="$repo/../shared/tools/etsi-conformance"
-[ -d "$kit" ] || kit=/work/shared/tools/etsi-conformance
-[ -f "$kit/examples/bosun/run-bosun.sh" ] ||
+shared="$repo/../shared"
+[ -d "$shared/tools/etsi-conformance" ] || shared=/work/shared
+[ -f "$shared/tools/etsi-conformance/examples/bosun/run-bosun.sh" ] ||
   { echo "ETSI conformance kit not found (looked beside the repository and in /work/shared)"; exit 1; }
 node="$repo/node_modules/.bin/node"
-
-# Debian packages and the kit's library cache; idempotent, installs only what is missing.
-bash "$kit/setup.sh" --check >/dev/null 2>&1 || bash "$kit/setup.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bosun-conformance.XXXXXX")
 out=${CONFORMANCE_OUT:-$work/results}
@@ -34,6 +31,18 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+# The kit runs from a writable copy, with the samples it uses beside it as in shared/: run.sh
+# copies its overlay folders into the suites' tree keeping their modes (cp -a), so from a
+# read-only shared/ that tree would be read-only and the prepare hook could not add its files.
+mkdir -p "$work/shared/tools" "$work/shared/samples"
+cp -R "$shared/tools/etsi-conformance" "$work/shared/tools/"
+cp -R "$shared/samples/tacker" "$work/shared/samples/"
+chmod -R u+w "$work/shared"
+kit="$work/shared/tools/etsi-conformance"
+
+# Debian packages and the kit's library cache; idempotent, installs only what is missing.
+bash "$kit/setup.sh" --check >/dev/null 2>&1 || bash "$kit/setup.sh"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
 port=$(free_port)
