@@ -18,6 +18,7 @@ import { open as openFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import type { Diagnostic } from '../diagnostics.ts';
+import type { HashAlgorithm } from './csar-info.ts';
 import { digestRange } from './digest-range.ts';
 import type { OpenedPackage } from './directory-reader.ts';
 import { hashStream } from './hash.ts';
@@ -49,6 +50,26 @@ export async function openZipPackage(
   options: ZipOpenOptions = {},
 ): Promise<OpenedPackage> {
   const max = { ...DEFAULT_CSAR_LIMITS, ...limits };
+  const opened = await openZip(path, max);
+  if ('diagnostics' in opened) return opened;
+  const { zip, entries } = opened;
+  const { index, total, diagnostics } = indexEntries(entries, max);
+  if (total > max.maxTotalBytes) {
+    diagnostics.push(
+      packageError(
+        'CSAR_TOO_LARGE',
+        `the package holds ${total} bytes uncompressed; the limit is ${max.maxTotalBytes}`,
+      ),
+    );
+  }
+  return { files: zipFiles(path, zip, index, max, options.zipScan), diagnostics };
+}
+
+/** The open zip and its central directory; a diagnostic (the zip closed) when it cannot be read. */
+async function openZip(
+  path: string,
+  max: CsarLimits,
+): Promise<{ zip: yauzl.ZipFile; entries: yauzl.Entry[] } | { diagnostics: Diagnostic[] }> {
   let zip: yauzl.ZipFile;
   try {
     // decodeStrings and validateEntrySizes are off on purpose: with them yauzl aborts the whole
@@ -75,14 +96,22 @@ export async function openZipPackage(
       ],
     };
   }
-  let entries: yauzl.Entry[];
   try {
-    entries = await readCentralDirectory(zip);
+    return { zip, entries: await readCentralDirectory(zip) };
   } catch (err) {
     zip.close();
     return { diagnostics: [directoryFailure(err as Error)] };
   }
+}
 
+/**
+ * The entries by package path, each with the problems that make it unreadable; hidden entries
+ * (unsafe names, links, encrypted) are only reported. `total` is the listed entries' size.
+ */
+function indexEntries(
+  entries: yauzl.Entry[],
+  max: CsarLimits,
+): { index: Map<string, Indexed>; total: number; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const index = new Map<string, Indexed>();
   let total = 0;
@@ -118,15 +147,7 @@ export async function openZipPackage(
     }
     index.set(verdict.name, { entry, problems: verdict.problems });
   }
-  if (total > max.maxTotalBytes) {
-    diagnostics.push(
-      packageError(
-        'CSAR_TOO_LARGE',
-        `the package holds ${total} bytes uncompressed; the limit is ${max.maxTotalBytes}`,
-      ),
-    );
-  }
-  return { files: zipFiles(path, zip, index, max, options.zipScan), diagnostics };
+  return { index, total, diagnostics };
 }
 
 function zipFiles(
@@ -136,15 +157,19 @@ function zipFiles(
   max: CsarLimits,
   zipScan: ScannedZip | undefined,
 ): PackageFiles {
-  const names = [...index.keys()].sort();
   const known = (name: string): Indexed => {
     const found = index.get(name);
     if (!found) throw new PackageReadError('CSAR_FILE_MISSING', name, `${name} is not in the package`);
     return found;
   };
-  const openStream = async (name: string): Promise<Readable> => {
+  /** The entry, when nothing makes its content unreadable. */
+  const readable = (name: string): yauzl.Entry => {
     const { entry, problems } = known(name);
     if (problems.length > 0) throw new PackageReadError(problems[0].code, name, problems[0].message);
+    return entry;
+  };
+  const openStream = async (name: string): Promise<Readable> => {
+    const entry = readable(name);
     let source: Readable;
     try {
       source = await zip.openReadStreamPromise(entry);
@@ -157,7 +182,7 @@ function zipFiles(
     });
   };
   return {
-    names,
+    names: [...index.keys()].sort(),
     has: (name) => index.has(name),
     size: (name) => known(name).entry.uncompressedSize,
     async readText(name) {
@@ -175,47 +200,54 @@ function zipFiles(
     },
     openStream,
     async digest(name, algorithm) {
-      const { entry, problems } = known(name);
-      if (problems.length > 0) throw new PackageReadError(problems[0].code, name, problems[0].message);
+      const entry = readable(name);
       // Deflated entries go through the inflating stream; stored ones (images, as `package
       // build` writes them) are read in place with one reused buffer.
       if (entry.compressionMethod !== 0) return hashStream(await openStream(name), algorithm);
-      const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
-      const scanned = scannedDigest(
-        zipScan,
-        {
-          offset: entry.relativeOffsetOfLocalHeader,
-          dataStart: fileDataStart,
-          method: entry.compressionMethod,
-          compressedSize: entry.compressedSize,
-          size: entry.uncompressedSize,
-          crc32: entry.crc32,
-        },
-        algorithm,
-      );
-      if (scanned) return scanned;
-      const range = await digestRange(path, fileDataStart, entry.compressedSize, algorithm);
-      if (range.read < entry.compressedSize) {
-        throw new PackageReadError(
-          'CSAR_TRUNCATED',
-          name,
-          `${name} is cut short: the archive ends inside it`,
-        );
-      }
-      if (range.crc32 !== entry.crc32 >>> 0) {
-        const hex = (n: number) => n.toString(16).padStart(8, '0');
-        throw new PackageReadError(
-          'CSAR_CRC_MISMATCH',
-          name,
-          `${name} is damaged: its CRC-32 is ${hex(range.crc32)} but the zip entry declares ${hex(entry.crc32 >>> 0)}`,
-        );
-      }
-      return range.digest;
+      return storedDigest(path, zip, entry, name, algorithm, zipScan);
     },
     async close() {
       if (zip.isOpen) zip.close();
     },
   };
+}
+
+/** A stored entry's digest: the upload scan's when it agrees, else read in place and CRC-checked. */
+async function storedDigest(
+  path: string,
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry,
+  name: string,
+  algorithm: HashAlgorithm,
+  zipScan: ScannedZip | undefined,
+): Promise<string> {
+  const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+  const scanned = scannedDigest(
+    zipScan,
+    {
+      offset: entry.relativeOffsetOfLocalHeader,
+      dataStart: fileDataStart,
+      method: entry.compressionMethod,
+      compressedSize: entry.compressedSize,
+      size: entry.uncompressedSize,
+      crc32: entry.crc32,
+    },
+    algorithm,
+  );
+  if (scanned) return scanned;
+  const range = await digestRange(path, fileDataStart, entry.compressedSize, algorithm);
+  if (range.read < entry.compressedSize) {
+    throw new PackageReadError('CSAR_TRUNCATED', name, `${name} is cut short: the archive ends inside it`);
+  }
+  if (range.crc32 !== entry.crc32 >>> 0) {
+    const hex = (n: number) => n.toString(16).padStart(8, '0');
+    throw new PackageReadError(
+      'CSAR_CRC_MISMATCH',
+      name,
+      `${name} is damaged: its CRC-32 is ${hex(range.crc32)} but the zip entry declares ${hex(entry.crc32 >>> 0)}`,
+    );
+  }
+  return range.digest;
 }
 
 function readCentralDirectory(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
