@@ -216,6 +216,11 @@ describe('bosun vnf and bosun op against a server', () => {
     const ops = await ok(['op', 'list', '--instance', id]);
     assert.match(ops.stdout, /^id\s+operation\s+state\s+vnfInstance\s+started\s+stateEntered$/m);
     assert.equal(lines(ops.stdout).filter((l) => / COMPLETED /.test(l) && l.includes(id)).length, 8);
+    // As the server lists them, newest first: the started column never increases down the table.
+    const started = lines(ops.stdout)
+      .filter((l) => l.includes(id))
+      .map((l) => l.split(/\s+/)[4]);
+    assert.deepEqual(started, [...started].sort().reverse());
     const scales = await json<OpOcc[]>(['op', 'list', '--instance', id, '--filter', '(eq,operation,SCALE)']);
     assert.deepEqual(
       scales.map((o) => o.operationState),

@@ -69,7 +69,7 @@ function printOpOcc(o: OpOcc, next?: string): void {
 
 export function register(op: Command): void {
   withListOptions(
-    withIdOnly(lcmCommand(op, 'list', 'list op occs (every page)')),
+    withIdOnly(lcmCommand(op, 'list', 'list op occs, newest first (every page)')),
     '(eq,operationState,FAILED_TEMP)',
   )
     .option('--instance <id>', "only this VNF instance's (adds (eq,vnfInstanceId,<id>) to the filter)")
