@@ -97,61 +97,10 @@ export async function checkSignatures(
   if (policy === 'off') return verdict;
   const packageCerts = await certificatesIn(files, input.certificateFile, diagnostics);
   const signedArtifacts = input.artifacts.filter((a) => a.signatureFile && files.has(a.signatureFile));
-  if (cms) {
-    const text = cms.signedText;
-    const candidates = [...new Set([text, `${text.trimEnd()}\n`, text.trimEnd()])].map((t) =>
-      Buffer.from(t, 'utf8'),
-    );
-    const result = await verifyCms(
-      cms.pem,
-      { bytes: candidates },
-      {
-        what: 'the manifest',
-        extraCertificates: packageCerts,
-        trustAnchors: input.trustAnchors,
-        now: input.now,
-      },
-    );
-    record(verdict, result);
-    if (!result.valid) {
-      diagnostics.error('CSAR_SIGNATURE_INVALID', `manifest signature rejected: ${result.reason}`, {
-        file: manifest?.manifest.file,
-        line: cms.line,
-      });
-    }
-  }
+  if (cms) record(verdict, await checkManifestSignature(input, cms, packageCerts, diagnostics));
   for (const artifact of signedArtifacts) {
-    const signatureFile = artifact.signatureFile!;
-    if (!files.has(artifact.path)) continue;
-    const signatureBytes = await readSmall(files, signatureFile, diagnostics);
-    if (!signatureBytes) continue;
-    const own = await certificatesIn(files, manifest?.artifactCertificates.get(artifact.path), diagnostics);
-    // The artifact is only streamed into a digest: signed images are never loaded in memory.
-    const digest = (algorithm: HashAlgorithm) => hashFile(files, artifact.path, algorithm);
-    const read =
-      files.size(artifact.path) <= MAX_UNSIGNED_ATTRIBUTES_BYTES
-        ? () => readBytes(files, artifact.path)
-        : undefined;
-    const result = await verifyCms(
-      signatureBytes,
-      { digest, read },
-      {
-        what: `artifact ${artifact.path}`,
-        extraCertificates: [...own, ...packageCerts],
-        trustAnchors: input.trustAnchors,
-        now: input.now,
-      },
-    );
-    record(verdict, result);
-    if (!result.valid) {
-      diagnostics.error(
-        'CSAR_ARTIFACT_SIGNATURE_INVALID',
-        `signature ${signatureFile} rejected: ${result.reason}`,
-        {
-          file: signatureFile,
-        },
-      );
-    }
+    const result = await checkArtifactSignature(input, artifact, packageCerts, diagnostics);
+    if (result) record(verdict, result);
   }
   const optionTwo = input.artifacts.length > 0 && input.artifacts.every((a) => a.signatureFile);
   if (policy === 'required' && !cms && !optionTwo) {
@@ -164,6 +113,77 @@ export async function checkSignatures(
     );
   }
   return verdict;
+}
+
+/** Security option 1: the manifest's CMS block over the text before it. */
+async function checkManifestSignature(
+  input: SignatureCheckInput,
+  cms: NonNullable<ParsedManifest['cms']>,
+  packageCerts: pkijs.Certificate[],
+  diagnostics: Diagnostics,
+): Promise<CmsVerdict> {
+  const text = cms.signedText;
+  const candidates = [...new Set([text, `${text.trimEnd()}\n`, text.trimEnd()])].map((t) =>
+    Buffer.from(t, 'utf8'),
+  );
+  const result = await verifyCms(
+    cms.pem,
+    { bytes: candidates },
+    {
+      what: 'the manifest',
+      extraCertificates: packageCerts,
+      trustAnchors: input.trustAnchors,
+      now: input.now,
+    },
+  );
+  if (!result.valid) {
+    diagnostics.error('CSAR_SIGNATURE_INVALID', `manifest signature rejected: ${result.reason}`, {
+      file: input.manifest?.manifest.file,
+      line: cms.line,
+    });
+  }
+  return result;
+}
+
+/** Security option 2: an artifact's signature file; undefined when it cannot be checked. */
+async function checkArtifactSignature(
+  input: SignatureCheckInput,
+  artifact: ArtifactEntry,
+  packageCerts: pkijs.Certificate[],
+  diagnostics: Diagnostics,
+): Promise<CmsVerdict | undefined> {
+  const { files, manifest } = input;
+  const signatureFile = artifact.signatureFile!;
+  if (!files.has(artifact.path)) return undefined;
+  const signatureBytes = await readSmall(files, signatureFile, diagnostics);
+  if (!signatureBytes) return undefined;
+  const own = await certificatesIn(files, manifest?.artifactCertificates.get(artifact.path), diagnostics);
+  // The artifact is only streamed into a digest: signed images are never loaded in memory.
+  const digest = (algorithm: HashAlgorithm) => hashFile(files, artifact.path, algorithm);
+  const read =
+    files.size(artifact.path) <= MAX_UNSIGNED_ATTRIBUTES_BYTES
+      ? () => readBytes(files, artifact.path)
+      : undefined;
+  const result = await verifyCms(
+    signatureBytes,
+    { digest, read },
+    {
+      what: `artifact ${artifact.path}`,
+      extraCertificates: [...own, ...packageCerts],
+      trustAnchors: input.trustAnchors,
+      now: input.now,
+    },
+  );
+  if (!result.valid) {
+    diagnostics.error(
+      'CSAR_ARTIFACT_SIGNATURE_INVALID',
+      `signature ${signatureFile} rejected: ${result.reason}`,
+      {
+        file: signatureFile,
+      },
+    );
+  }
+  return result;
 }
 
 /** Valid only while every checked signature (manifest and artifacts) holds; signer of the first. */
