@@ -8,10 +8,10 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/load.ts';
+import { PollLoop } from '../../jobs/poll-loop.ts';
 import { OutboundPolicy } from '../../net/address-policy.ts';
 import type { SealedBox } from '../../security/sealed-box.ts';
 import type { Database } from '../../store/db/database.ts';
-import { PollLoop } from '../../worker/poll-loop.ts';
 import { CallbackClient } from './callback-client.ts';
 import { HeldLease } from './lease.ts';
 import type { DeliveryMetrics } from './metrics.ts';

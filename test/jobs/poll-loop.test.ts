@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import { PollLoop } from '../../src/worker/poll-loop.ts';
+import { PollLoop } from '../../src/jobs/poll-loop.ts';
 
 /** A loop whose looks the test releases one by one. */
 function scripted(intervalMs = 60_000) {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import { sweepPackageBlobs } from '../../src/jobs/package-sweep.ts';
 import { packageBlobKey } from '../../src/packages/package-record.ts';
-import { sweepPackageBlobs } from '../../src/worker/package-sweep.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { http } from '../support/http.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
