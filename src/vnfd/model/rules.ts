@@ -218,14 +218,21 @@ function checkInstantiationLevels(scope: TemplateScope, diags: Diagnostics): voi
       main[1].loc,
     );
   }
-  const levels = levelIds(main[0]);
+  checkLevelNames(main[0], dependents, diags);
+  checkLevelInstances(scope, diags);
+  checkScaleInfo(scope, main[0], diags);
+}
+
+/** The default level and the levels of the VDU and VL policies are levels of `main`. */
+function checkLevelNames(main: PolicyTemplate, dependents: PolicyTemplate[], diags: Diagnostics): void {
+  const levels = levelIds(main);
   const defined = levels.join(',');
-  const defaultLevel = str(main[0].properties.default_level);
+  const defaultLevel = str(main.properties.default_level);
   if (defaultLevel !== undefined && !levels.includes(defaultLevel)) {
     diags.error(
       RULE_CODES.defaultLevelUnknown,
-      `default_level ${defaultLevel} of policy ${main[0].name} is not one of its levels (${defined})`,
-      main[0].loc,
+      `default_level ${defaultLevel} of policy ${main.name} is not one of its levels (${defined})`,
+      main.loc,
     );
   }
   for (const p of dependents) {
@@ -233,11 +240,15 @@ function checkInstantiationLevels(scope: TemplateScope, diags: Diagnostics): voi
     if (unknown.length > 0) {
       diags.error(
         RULE_CODES.levelUnknown,
-        `Level(s) ${unknown.join(',')} of policy ${p.name} not found in the levels defined by ${main[0].name} (${defined})`,
+        `Level(s) ${unknown.join(',')} of policy ${p.name} not found in the levels defined by ${main.name} (${defined})`,
         p.loc,
       );
     }
   }
+}
+
+/** A level's number of instances of a VDU is within the VDU's vdu_profile (a warning). */
+function checkLevelInstances(scope: TemplateScope, diags: Diagnostics): void {
   for (const p of policiesOfType(scope, SOL001.vduInstantiationLevels)) {
     for (const [level, raw] of Object.entries(rec(p.properties.levels))) {
       const n = num(rec(raw).number_of_instances);
@@ -253,23 +264,26 @@ function checkInstantiationLevels(scope: TemplateScope, diags: Diagnostics): voi
       }
     }
   }
-  // scale_info refers to aspects and levels within their max_scale_level.
+}
+
+/** scale_info refers to aspects and levels within their max_scale_level. */
+function checkScaleInfo(scope: TemplateScope, main: PolicyTemplate, diags: Diagnostics): void {
   const aspects = aspectsOf(scope);
-  for (const [level, raw] of Object.entries(rec(main[0].properties.levels))) {
+  for (const [level, raw] of Object.entries(rec(main.properties.levels))) {
     for (const [aspect, info] of Object.entries(rec(rec(raw).scale_info))) {
       const a = aspects.get(aspect);
       const scaleLevel = num(rec(info).scale_level);
       if (!a) {
         diags.warning(
           RULE_CODES.scaleInfoAspectUnknown,
-          `level ${level} of policy ${main[0].name}: scale_info names aspect ${aspect}, which no ScalingAspects policy defines`,
-          main[0].loc,
+          `level ${level} of policy ${main.name}: scale_info names aspect ${aspect}, which no ScalingAspects policy defines`,
+          main.loc,
         );
       } else if (scaleLevel !== undefined && a.max !== undefined && scaleLevel > a.max) {
         diags.warning(
           RULE_CODES.scaleInfoLevelTooHigh,
-          `level ${level} of policy ${main[0].name}: scale_level ${scaleLevel} of aspect ${aspect} exceeds its max_scale_level ${a.max}`,
-          main[0].loc,
+          `level ${level} of policy ${main.name}: scale_level ${scaleLevel} of aspect ${aspect} exceeds its max_scale_level ${a.max}`,
+          main.loc,
         );
       }
     }
