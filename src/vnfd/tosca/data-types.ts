@@ -8,7 +8,7 @@ import { ownValue } from '../../own-properties.ts';
 import type { Diagnostics, Location, ToleratedCode } from '../diagnostics.ts';
 import { checkConstraints, show } from './constraints.ts';
 import { isFunctionCall } from './functions.ts';
-import type { PropertyDefinition } from './model.ts';
+import type { PropertyDefinition, ToscaType } from './model.ts';
 import { PRIMITIVE_TYPES } from './normative-types.ts';
 import { parseScalarUnit, SCALAR_TYPES, unitsOf } from './scalar-units.ts';
 import { isMap, type Registry } from './type-registry.ts';
@@ -109,6 +109,67 @@ export function checkProperties(
 
 type Checked = { ok: true; value: unknown } | { ok: false };
 
+/** The TOSCA primitive types: what a value must be, and how it is named when it is not. */
+const PRIMITIVES = new Map<string, { accepts: (value: unknown) => boolean; expected: string }>([
+  ['string', { accepts: (v) => typeof v === 'string', expected: 'a string' }],
+  [
+    'integer',
+    {
+      // tosca-parser accepts integers written as strings; so do we (the value is kept as written).
+      accepts: (v) =>
+        (typeof v === 'number' && Number.isInteger(v)) ||
+        (typeof v === 'string' && /^[+-]?\d+$/.test(v.trim())),
+      expected: 'an integer',
+    },
+  ],
+  [
+    'float',
+    {
+      accepts: (v) =>
+        typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))),
+      expected: 'a number',
+    },
+  ],
+  [
+    'boolean',
+    {
+      accepts: (v) => typeof v === 'boolean' || (typeof v === 'string' && /^(true|false)$/i.test(v)),
+      expected: 'a boolean',
+    },
+  ],
+  [
+    'timestamp',
+    {
+      accepts: (v) => v instanceof Date || (typeof v === 'string' && !Number.isNaN(Date.parse(v))),
+      expected: 'a timestamp',
+    },
+  ],
+  [
+    'version',
+    {
+      accepts: (v) =>
+        (typeof v === 'string' && /^\d+(\.\d+){0,2}([.-][0-9A-Za-z_.-]+)?$/.test(v)) ||
+        (typeof v === 'number' && v >= 0),
+      expected: 'a version (major.minor.fix[.qualifier-build])',
+    },
+  ],
+  [
+    'range',
+    {
+      accepts: (v) =>
+        Array.isArray(v) &&
+        v.length === 2 &&
+        Number.isInteger(v[0]) &&
+        (Number.isInteger(v[1]) || v[1] === 'UNBOUNDED'),
+      expected: 'a range [min, max]',
+    },
+  ],
+  ['list', { accepts: (v) => Array.isArray(v), expected: 'a list' }],
+  ['map', { accepts: (v) => isMap(v), expected: 'a map' }],
+  ['any', { accepts: () => true, expected: 'anything' }],
+  ['null', { accepts: (v) => v === null, expected: 'null' }],
+]);
+
 function checkType(value: unknown, type: string, what: string, at: Location, ctx: ValueContext): Checked {
   const wrong = (expected: string): Checked => {
     ctx.diags.error('TOSCA_WRONG_TYPE', `${what}: ${show(value)} is not ${expected}`, at);
@@ -120,54 +181,25 @@ function checkType(value: unknown, type: string, what: string, at: Location, ctx
       ? { ok: true, value }
       : wrong(`a ${type} (a number and one of the units ${unitsOf(scalar)}, e.g. "1 GB")`);
   }
-  switch (type) {
-    case 'string':
-      return typeof value === 'string' ? { ok: true, value } : wrong('a string');
-    case 'integer':
-      // tosca-parser accepts integers written as strings; so do we (the value is kept as written).
-      return (typeof value === 'number' && Number.isInteger(value)) ||
-        (typeof value === 'string' && /^[+-]?\d+$/.test(value.trim()))
-        ? { ok: true, value }
-        : wrong('an integer');
-    case 'float':
-      return typeof value === 'number' ||
-        (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
-        ? { ok: true, value }
-        : wrong('a number');
-    case 'boolean':
-      return typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value))
-        ? { ok: true, value }
-        : wrong('a boolean');
-    case 'timestamp':
-      return value instanceof Date || (typeof value === 'string' && !Number.isNaN(Date.parse(value)))
-        ? { ok: true, value }
-        : wrong('a timestamp');
-    case 'version':
-      return (typeof value === 'string' && /^\d+(\.\d+){0,2}([.-][0-9A-Za-z_.-]+)?$/.test(value)) ||
-        (typeof value === 'number' && value >= 0)
-        ? { ok: true, value }
-        : wrong('a version (major.minor.fix[.qualifier-build])');
-    case 'range':
-      return Array.isArray(value) &&
-        value.length === 2 &&
-        Number.isInteger(value[0]) &&
-        (Number.isInteger(value[1]) || value[1] === 'UNBOUNDED')
-        ? { ok: true, value }
-        : wrong('a range [min, max]');
-    case 'list':
-      return Array.isArray(value) ? { ok: true, value } : wrong('a list');
-    case 'map':
-      return isMap(value) ? { ok: true, value } : wrong('a map');
-    case 'any':
-      return { ok: true, value };
-    case 'null':
-      return value === null ? { ok: true, value } : wrong('null');
-  }
+  const primitive = PRIMITIVES.get(type);
+  if (primitive) return primitive.accepts(value) ? { ok: true, value } : wrong(primitive.expected);
   const dt = ctx.registry.lookup(type, 'data');
   if (!dt) {
     // The unknown type itself is reported where it is declared.
     return { ok: false };
   }
+  return checkDataType(value, dt, what, at, ctx, wrong);
+}
+
+/** A value of a data type: a refined primitive with its constraints, or a map of properties. */
+function checkDataType(
+  value: unknown,
+  dt: ToscaType,
+  what: string,
+  at: Location,
+  ctx: ValueContext,
+  wrong: (expected: string) => Checked,
+): Checked {
   const chain = ctx.registry.chain(dt.name);
   const primitive = chain.find((t) => PRIMITIVE_TYPES.has(t));
   if (primitive) {
