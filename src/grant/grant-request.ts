@@ -13,7 +13,7 @@ import type {
   NewVnfc,
   VnfcResourceInfo,
   VnfVirtualLinkResourceInfo,
-} from '../drivers/infra/contract.ts';
+} from '../vims/contract.ts';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
 import { placementConstraints, vimConstraints } from './placement.ts';
 import type { GrantRequest, ResourceDefinition } from './types.ts';

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
-import { prepareInfra } from '../drivers/infra/startup.ts';
 import { OnboardingWorker } from '../jobs/onboarding-worker.ts';
 import { OpRunner } from '../jobs/op-runner.ts';
 import { PackageSweeper } from '../jobs/package-sweep.ts';
@@ -20,6 +19,7 @@ import { ServerKeys } from '../security/server-keys.ts';
 import { createBlobStore } from '../store/blobs/index.ts';
 import { type Database, openDatabase } from '../store/db/database.ts';
 import { migrate } from '../store/db/migrate.ts';
+import { prepareInfra } from '../vims/drivers/sim/index.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
 import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';

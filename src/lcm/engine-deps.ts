@@ -5,11 +5,11 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
-import type { InfraDriver, VimConnection } from '../drivers/infra/contract.ts';
 import type { HookRunner } from '../drivers/mgmt/hook-runner.ts';
 import type { Nfvo } from '../grant/nfvo.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
+import type { InfraDriver, VimConnection } from '../vims/contract.ts';
 import type { StoredVimConnection } from './model.ts';
 
 export interface ResolvedVim {

@@ -1,14 +1,14 @@
 /** The engine's ports wired to Bosun's own parts: the VIM registry and drivers, the local NFVO, the hook runner. */
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
-import { createInfraDrivers } from '../drivers/infra/registry.ts';
 import { HookRunner } from '../drivers/mgmt/hook-runner.ts';
 import { LocalNfvo } from '../grant/local-nfvo.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
+import { createVimAccess } from '../vims/access.ts';
+import { createInfraDrivers } from '../vims/drivers/index.ts';
 import type { EngineDeps } from './engine-deps.ts';
-import { createVimAccess } from './vim-access.ts';
 
 export function createEngineDeps(deps: {
   config: Config;

@@ -7,13 +7,6 @@
  * in flight through the signal).
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  DriverResult,
-  GrantedResources,
-  OperationContext,
-  ResourceChanges,
-} from '../drivers/infra/contract.ts';
-import { splitSecrets } from '../drivers/infra/vim-connection.ts';
 import {
   HOOK_CONTRACT_VERSION,
   type HookOutput,
@@ -24,6 +17,10 @@ import { findHook, HookError } from '../drivers/mgmt/hook-runner.ts';
 import { buildGrantRequest } from '../grant/grant-request.ts';
 import type { Grant, GrantRequest } from '../grant/types.ts';
 import { ApiError } from '../http/sol013/problem.ts';
+import { splitSecrets } from '../vims/connection-info.ts';
+import type { DriverResult, GrantedResources, OperationContext, ResourceChanges } from '../vims/contract.ts';
+import { holdVims, VimVanished } from '../vims/hold.ts';
+import { mergeVims, withoutSealed } from '../vims/request-info.ts';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
 import type { EngineDeps, ResolvedVim } from './engine-deps.ts';
 import { CancelledError, LeaseLost, problemOf } from './errors.ts';
@@ -36,8 +33,6 @@ import type { Progress } from './progress.ts';
 import { COMPENSATED, HOOK_OF, ROLLBACK_HOOKS, STARTING_STEPS, STEPS, type StepName } from './steps.ts';
 import type { LcmStore } from './store.ts';
 import { transition } from './transition.ts';
-import { holdVims, VimVanished } from './vim-hold.ts';
-import { mergeVims, withoutSealed } from './vim-info.ts';
 
 /** What the runner tells the engine about the run: abort signal and why it fired. */
 export interface RunControl {

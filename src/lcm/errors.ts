@@ -4,10 +4,10 @@
  * names the step it happened in.
  */
 import { STATUS_CODES } from 'node:http';
-import { InfraError, type InfraErrorCode } from '../drivers/infra/contract.ts';
 import { HookError } from '../drivers/mgmt/hook-runner.ts';
 import { GrantRefused } from '../grant/nfvo.ts';
 import { ApiError, type ProblemDetails } from '../http/sol013/problem.ts';
+import { InfraError, type InfraErrorCode } from '../vims/contract.ts';
 
 const INFRA_STATUS: Readonly<Record<InfraErrorCode, number>> = {
   NO_VALID_HOST: 503,

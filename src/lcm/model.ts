@@ -4,8 +4,8 @@
  * views trim and rename per major.
  */
 
-import type { InstantiatedVnfInfo, ResourceChanges } from '../drivers/infra/contract.ts';
 import type { ProblemDetails } from '../http/sol013/problem.ts';
+import type { InstantiatedVnfInfo, ResourceChanges } from '../vims/contract.ts';
 
 export type InstantiationState = 'NOT_INSTANTIATED' | 'INSTANTIATED';
 

@@ -7,14 +7,9 @@
  */
 
 import type { Config } from '../config/load.ts';
-import type {
-  DriverResult,
-  InfraDriver,
-  OperationContext,
-  RollbackableOperation,
-} from '../drivers/infra/contract.ts';
 import type { ResourceDelta } from '../grant/grant-request.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import type { DriverResult, InfraDriver, OperationContext, RollbackableOperation } from '../vims/contract.ts';
 import type { Flavour, Vnfd } from '../vnfd/model/vnfd.ts';
 import type { ChangedInfo, InstantiationState, Operation, VnfInstanceRecord } from './model.ts';
 

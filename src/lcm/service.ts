@@ -11,6 +11,7 @@ import { ApiError } from '../http/sol013/problem.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
+import { sealRequestVims } from '../vims/request-info.ts';
 import { appliedInstance } from './engine.ts';
 import type { VimAccess } from './engine-deps.ts';
 import {
@@ -29,7 +30,6 @@ import { notifyWorkers } from './pg-wakeup.ts';
 import { emptyProgress } from './progress.ts';
 import type { LcmStore, OpOccChange } from './store.ts';
 import { transition } from './transition.ts';
-import { sealRequestVims } from './vim-info.ts';
 import { cancelRequested, wakeRunners } from './wakeup.ts';
 
 export interface LcmService {

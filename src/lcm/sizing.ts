@@ -12,8 +12,9 @@
  * Errors are ApiErrors: 400 for a request naming something the VNFD does not have or asking for
  * a level out of range (Tacker's status for these), 422 when the VNFD itself is inconsistent.
  */
-import type { AspectChange, InstantiatedVnfInfo, ScaleInfo } from '../drivers/infra/contract.ts';
+
 import { ApiError } from '../http/sol013/problem.ts';
+import type { AspectChange, InstantiatedVnfInfo, ScaleInfo } from '../vims/contract.ts';
 import { isUndefinedDelta } from '../vnfd/model/scaling.ts';
 import type { Flavour, InstantiationLevel, ScalingAspect, Vdu, Vnfd } from '../vnfd/model/vnfd.ts';
 

@@ -20,6 +20,8 @@
  *   keep it);
  * - extCpInfo is 1..N: an instance without external CPs leaves it out rather than show [].
  */
+
+import { ApiError } from '../http/sol013/problem.ts';
 import type {
   AffectedVirtualLink,
   AffectedVirtualStorage,
@@ -28,8 +30,7 @@ import type {
   InstantiatedVnfInfo,
   ResourceChanges,
   VnfcResourceInfo,
-} from '../drivers/infra/contract.ts';
-import { ApiError } from '../http/sol013/problem.ts';
+} from '../vims/contract.ts';
 import type { ChangedInfo } from './model.ts';
 import type { Params } from './operation-def.ts';
 

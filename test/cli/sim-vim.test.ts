@@ -10,11 +10,11 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { SIM_VIM_TYPE } from '../../src/drivers/infra/sim/config.ts';
-import { createSimDriver } from '../../src/drivers/infra/sim/driver.ts';
-import { context, grantFor, instantiatePlan, MAIN_SAMPLE, sampleVnfd } from '../drivers/infra/plans.ts';
+import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
+import { createSimDriver } from '../../src/vims/drivers/sim/driver.ts';
 import { createInstance, INSTANTIATE, onboardOnce, runTask } from '../http/vnflcm/lcm-support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { context, grantFor, instantiatePlan, MAIN_SAMPLE, sampleVnfd } from '../vims/plans.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
 const exec = promisify(execFile);

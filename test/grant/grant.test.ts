@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { InstantiatedVnfInfo, NewVnfc } from '../../src/drivers/infra/contract.ts';
 import { buildGrantRequest, type GrantRequestInput } from '../../src/grant/grant-request.ts';
 import { LocalNfvo } from '../../src/grant/local-nfvo.ts';
 import { type GrantContext, GrantRefused } from '../../src/grant/nfvo.ts';
+import type { InstantiatedVnfInfo, NewVnfc } from '../../src/vims/contract.ts';
 import type { Flavour, PlacementRule } from '../../src/vnfd/model/vnfd.ts';
-import { flavourOf, MAIN_SAMPLE, newVnfc, sampleVnfd } from '../drivers/infra/plans.ts';
+import { flavourOf, MAIN_SAMPLE, newVnfc, sampleVnfd } from '../vims/plans.ts';
 
 const loc = { file: 'x', line: 1, column: 1 };
 const rule = (

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AffectedExtLinkPort, InstantiatedVnfInfo } from '../../src/drivers/infra/contract.ts';
 import type { GrantRequest } from '../../src/grant/types.ts';
 import { LCM_V2 } from '../../src/lcm/store.ts';
+import type { AffectedExtLinkPort, InstantiatedVnfInfo } from '../../src/vims/contract.ts';
 import { lcmServer } from '../http/vnflcm/lcm-server.ts';
 import {
   createInstance,

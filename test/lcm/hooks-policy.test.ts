@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SIM_VIM_TYPE } from '../../src/drivers/infra/sim/config.ts';
 import type { HookInput, HookVimConnection } from '../../src/drivers/mgmt/hook-contract.ts';
+import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
 import { type HookPeer, hookPackage, startHookPeer } from '../http/vnflcm/hook-package.ts';
 import { LCM_TEST_CONFIG } from '../http/vnflcm/lcm-server.ts';
 import { createInstance, INSTANTIATE, runTask } from '../http/vnflcm/lcm-support.ts';

@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { InstantiatedVnfInfo } from '../../src/drivers/infra/contract.ts';
 import { ApiError } from '../../src/http/sol013/problem.ts';
 import {
   countsAtScale,
@@ -13,6 +12,7 @@ import {
   sizeScale,
   sizeScaleToLevel,
 } from '../../src/lcm/sizing.ts';
+import type { InstantiatedVnfInfo } from '../../src/vims/contract.ts';
 import type { Flavour, Vdu } from '../../src/vnfd/model/vnfd.ts';
 
 const loc = { file: 'x.yaml', line: 1, column: 1 };

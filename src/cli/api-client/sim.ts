@@ -1,8 +1,8 @@
 /** The simulated VIM admin API (/bosun/v1/sim) calls of the CLI. */
 
-import type { SimFault } from '../../drivers/infra/sim/faults.ts';
-import type { ServerHealth } from '../../drivers/infra/sim/health.ts';
-import type { SimHost, SimServer, SimZone } from '../../drivers/infra/sim/inventory.ts';
+import type { SimFault } from '../../vims/drivers/sim/faults.ts';
+import type { ServerHealth } from '../../vims/drivers/sim/health.ts';
+import type { SimHost, SimServer, SimZone } from '../../vims/drivers/sim/inventory.ts';
 import type { ApiClient } from './client.ts';
 
 export type { ServerHealth, SimFault, SimHost, SimServer, SimZone };

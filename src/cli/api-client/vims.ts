@@ -1,5 +1,5 @@
 /** The VIM registry admin API (/bosun/v1/vims) calls of the CLI. */
-import type { VimRecord } from '../../drivers/infra/vim-registry.ts';
+import type { VimRecord } from '../../vims/registry.ts';
 import type { ApiClient } from './client.ts';
 
 export type { VimRecord };

@@ -10,7 +10,7 @@
  *   bosun sim fault add --kind k (--fail [message] | --hang [--timeout ms]) [--count n] | list | remove <id> | clear
  */
 import type { Command } from 'commander';
-import { SIM_CALL_KINDS } from '../../drivers/infra/sim/calls.ts';
+import { SIM_CALL_KINDS } from '../../vims/drivers/sim/calls.ts';
 import { ApiClient } from '../api-client/client.ts';
 import { type ConnectionOptions, withConnectionOptions } from '../api-client/connection.ts';
 import {

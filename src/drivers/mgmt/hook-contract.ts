@@ -10,8 +10,8 @@
  * folder holding the artifact). The working folder is `/tmp`.
  */
 
+import type { InstantiatedVnfInfo, ResourceChanges } from '../../vims/contract.ts';
 import type { Flavour } from '../../vnfd/model/vnfd.ts';
-import type { InstantiatedVnfInfo, ResourceChanges } from '../infra/contract.ts';
 
 export const HOOK_CONTRACT_VERSION = '1.0';
 

@@ -4,8 +4,9 @@
  * `additionalParams.vdu_params[].vdu_id` (Tacker's RollingUpdate parameters). The target may be
  * the instance's own VNFD: its VNFCs are then re-created from the same package.
  */
-import type { ChangeVnfpkgPlan } from '../../drivers/infra/contract.ts';
+
 import { ApiError } from '../../http/sol013/problem.ts';
+import type { ChangeVnfpkgPlan } from '../../vims/contract.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { OperationDef, Params } from '../operation-def.ts';
 import { withScale } from './common.ts';

@@ -1,12 +1,13 @@
 /** Helpers the operation definitions share: new VNFCs for counts, VNFC selection, request checks. */
+
+import { ApiError } from '../../http/sol013/problem.ts';
 import type {
   ExtVirtualLinkData,
   InstantiatedVnfInfo,
   InstantiatePlan,
   NewVnfc,
   VnfcResourceInfo,
-} from '../../drivers/infra/contract.ts';
-import { ApiError } from '../../http/sol013/problem.ts';
+} from '../../vims/contract.ts';
 import type { Flavour } from '../../vnfd/model/vnfd.ts';
 import type { Params, PlanContext, Planned } from '../operation-def.ts';
 import type { LevelSizing, VduCounts } from '../sizing.ts';

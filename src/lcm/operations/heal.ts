@@ -3,8 +3,9 @@
  * VNFCs are re-created in place (updateResources in the grant); `additionalParams.all: true`
  * re-creates their storages too. A heal cannot be rolled back.
  */
-import type { HealPlan } from '../../drivers/infra/contract.ts';
+
 import { ApiError } from '../../http/sol013/problem.ts';
+import type { HealPlan } from '../../vims/contract.ts';
 import type { OperationDef, Params } from '../operation-def.ts';
 import { resolveVnfcInstanceIds } from './common.ts';
 

@@ -1,5 +1,5 @@
 /** INSTANTIATE: NOT_INSTANTIATED → INSTANTIATED at the requested (or default) instantiation level. */
-import type { InstantiatePlan } from '../../drivers/infra/contract.ts';
+import type { InstantiatePlan } from '../../vims/contract.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { OperationDef } from '../operation-def.ts';
 import { findFlavour, sizeForInstantiation } from '../sizing.ts';

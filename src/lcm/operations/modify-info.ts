@@ -4,8 +4,9 @@
  * set VNFC configurable properties. No grant; hooks only when the VNF is instantiated. Nothing is
  * written before the end, so a rollback has nothing to undo.
  */
-import type { VnfcInfo } from '../../drivers/infra/contract.ts';
+
 import { ApiError } from '../../http/sol013/problem.ts';
+import type { VnfcInfo } from '../../vims/contract.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { ChangedInfo, StoredVimConnection } from '../model.ts';
 import type { OperationDef } from '../operation-def.ts';

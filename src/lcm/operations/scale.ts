@@ -4,8 +4,9 @@
  * for positive deltas and the newest are removed for negative ones, every aspect in one driver
  * call. Only a pure scale-out can be rolled back (a removed VNFC cannot come back).
  */
-import type { DriverResult, InfraDriver, OperationContext, ScalePlan } from '../../drivers/infra/contract.ts';
+
 import { ApiError } from '../../http/sol013/problem.ts';
+import type { DriverResult, InfraDriver, OperationContext, ScalePlan } from '../../vims/contract.ts';
 import type { AcceptContext, OperationDef, PlanContext, Planned } from '../operation-def.ts';
 import { findFlavour, type ScaleSizing, sizeScale, sizeScaleToLevel } from '../sizing.ts';
 import { newestVnfcs, newVnfcs, withScale } from './common.ts';

@@ -1,5 +1,5 @@
 /** TERMINATE: INSTANTIATED → NOT_INSTANTIATED; every VNFC, internal VL and external CP port is removed. */
-import type { TerminatePlan } from '../../drivers/infra/contract.ts';
+import type { TerminatePlan } from '../../vims/contract.ts';
 import type { OperationDef } from '../operation-def.ts';
 
 export const terminate: OperationDef = {

@@ -124,7 +124,7 @@ export interface NotificationDeliveriesTable {
 
 /**
  * A VNF instance of one LCM API major (vnf_instances_v2; v1 has the same columns). JSON columns
- * are text; vim_connection_info never holds credentials in clear (see src/lcm/vim-info.ts).
+ * are text; vim_connection_info never holds credentials in clear (see src/vims/request-info.ts).
  */
 export interface VnfInstancesTable {
   id: string;

@@ -7,16 +7,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { InfraError, type InstantiatedVnfInfo } from '../../../src/drivers/infra/contract.ts';
-import { SIM_VIM_TYPE } from '../../../src/drivers/infra/sim/config.ts';
-import { createSimDriver } from '../../../src/drivers/infra/sim/driver.ts';
-import type { SimFault } from '../../../src/drivers/infra/sim/faults.ts';
-import type { ServerHealth } from '../../../src/drivers/infra/sim/health.ts';
-import type { SimHost, SimServer, SimZone } from '../../../src/drivers/infra/sim/inventory.ts';
-import { context, grantFor, instantiatePlan, MAIN_SAMPLE, sampleVnfd } from '../../drivers/infra/plans.ts';
+import { InfraError, type InstantiatedVnfInfo } from '../../../src/vims/contract.ts';
+import { SIM_VIM_TYPE } from '../../../src/vims/drivers/sim/config.ts';
+import { createSimDriver } from '../../../src/vims/drivers/sim/driver.ts';
+import type { SimFault } from '../../../src/vims/drivers/sim/faults.ts';
+import type { ServerHealth } from '../../../src/vims/drivers/sim/health.ts';
+import type { SimHost, SimServer, SimZone } from '../../../src/vims/drivers/sim/inventory.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { context, grantFor, instantiatePlan, MAIN_SAMPLE, sampleVnfd } from '../../vims/plans.ts';
 import { addClient, bearer, tokenOf } from '../auth/oauth2-support.ts';
 
 const BASE = '/bosun/v1/sim';

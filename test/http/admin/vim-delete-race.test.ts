@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SIM_VIM_TYPE } from '../../../src/drivers/infra/sim/config.ts';
-import type { VimRecord } from '../../../src/drivers/infra/vim-registry.ts';
+import { SIM_VIM_TYPE } from '../../../src/vims/drivers/sim/config.ts';
+import type { VimRecord } from '../../../src/vims/registry.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { idOf } from '../vnflcm/lcm-client.ts';

@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { InfraError } from '../../../src/drivers/infra/contract.ts';
-import { resolveVim } from '../../../src/drivers/infra/resolve-vim.ts';
-import { SIM_VIM_TYPE } from '../../../src/drivers/infra/sim/config.ts';
-import { sealVimConnectionInfo } from '../../../src/drivers/infra/vim-connection.ts';
-import type { VimRecord } from '../../../src/drivers/infra/vim-registry.ts';
+import { sealVimConnectionInfo } from '../../../src/vims/connection-info.ts';
+import { InfraError } from '../../../src/vims/contract.ts';
+import { SIM_VIM_TYPE } from '../../../src/vims/drivers/sim/config.ts';
+import type { VimRecord } from '../../../src/vims/registry.ts';
+import { resolveVim } from '../../../src/vims/resolve.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';

@@ -57,7 +57,7 @@ export const packageUsage = async (base: string, pkgId: string) =>
 
 export const SIM = '/bosun/v1/sim';
 
-/** Injects a fault into the simulated VIM (see src/drivers/infra/sim). */
+/** Injects a fault into the simulated VIM (see src/vims/drivers/sim). */
 export async function simFault(base: string, kind: string, action: 'fail' | 'hang', extra: object = {}) {
   const res = await http(base, 'POST', `${SIM}/faults`, { body: { kind, action, ...extra } });
   assert.equal(res.status, 201, res.text);

@@ -14,19 +14,19 @@
  *   GET    /bosun/v1/sim/faults                     injected faults still pending
  *   POST   /bosun/v1/sim/faults                     the next N calls of a kind fail or hang
  *   DELETE /bosun/v1/sim/faults[/{id}]
- * The topology is seeded at start (see drivers/infra/startup.ts).
+ * The topology is seeded at start (see vims/drivers/sim/index.ts).
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SIM_CALL_KINDS } from '../../../drivers/infra/sim/calls.ts';
-import { addFault, clearFaults, listFaults, removeFault } from '../../../drivers/infra/sim/faults.ts';
-import { serverHealth } from '../../../drivers/infra/sim/health.ts';
+import { SIM_CALL_KINDS } from '../../../vims/drivers/sim/calls.ts';
+import { addFault, clearFaults, listFaults, removeFault } from '../../../vims/drivers/sim/faults.ts';
+import { serverHealth } from '../../../vims/drivers/sim/health.ts';
 import {
   crashServer,
   SimNotFound,
   setHostState,
   setZoneExhausted,
-} from '../../../drivers/infra/sim/incidents.ts';
+} from '../../../vims/drivers/sim/incidents.ts';
 import {
   getServer,
   listFlavors,
@@ -34,7 +34,7 @@ import {
   listImages,
   listServers,
   listZones,
-} from '../../../drivers/infra/sim/inventory.ts';
+} from '../../../vims/drivers/sim/inventory.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 import { ApiError } from '../../sol013/problem.ts';
 

@@ -10,7 +10,8 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createInfraDrivers } from '../../../drivers/infra/registry.ts';
+import type { Executor } from '../../../store/db/transaction.ts';
+import { createInfraDrivers } from '../../../vims/drivers/index.ts';
 import {
   deleteVim,
   getVim,
@@ -19,9 +20,8 @@ import {
   setDefaultVim,
   VimNameTaken,
   type VimRecord,
-} from '../../../drivers/infra/vim-registry.ts';
-import { vimUsers } from '../../../lcm/vim-users.ts';
-import type { Executor } from '../../../store/db/transaction.ts';
+} from '../../../vims/registry.ts';
+import { vimUsers } from '../../../vims/users.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 import { ApiError } from '../../sol013/problem.ts';
 

@@ -5,11 +5,11 @@
  * are all 404).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createInfraDrivers } from '../../../drivers/infra/registry.ts';
 import type { OpOccRecord, VnfInstanceRecord } from '../../../lcm/model.ts';
 import type { LcmService } from '../../../lcm/service.ts';
 import type { LcmStore } from '../../../lcm/store.ts';
-import { createVimAccess } from '../../../lcm/vim-access.ts';
+import { createVimAccess } from '../../../vims/access.ts';
+import { createInfraDrivers } from '../../../vims/drivers/index.ts';
 import { canSee } from '../../auth/caller.ts';
 import { ApiError } from '../../sol013/problem.ts';
 

@@ -4,7 +4,7 @@
  * as an array, no vnfcInfo, the zone in vnfcResourceInfo metadata, …), and the instance shows
  * the package it uses (vnfPkgId, as Tacker v1 does; SOL003 v2.6.1 modifies it).
  */
-import { vimConnectionInfoViewV1 } from '../../../../drivers/infra/vim-connection.ts';
+
 import {
   changedExtConnectivityV1,
   changedInfoV1,
@@ -12,6 +12,7 @@ import {
   operationParamsV1,
   resourceChangesV1,
 } from '../../../../lcm/v1-shapes.ts';
+import { vimConnectionInfoViewV1 } from '../../../../vims/connection-info.ts';
 import type { Task } from '../tasks.ts';
 import { type LcmShapes, lcmViews } from '../views.ts';
 

@@ -3,9 +3,10 @@
  * already v3.3.1-shaped, so the shapes are the records' own; vimConnectionInfo is a map by id
  * (through the VIM view, which drops accessInfo and secret interfaceInfo keys).
  */
-import type { InstantiatedVnfInfo, ResourceChanges } from '../../../../drivers/infra/contract.ts';
-import { vimConnectionInfoView } from '../../../../drivers/infra/vim-connection.ts';
+
 import type { ChangedInfo } from '../../../../lcm/model.ts';
+import { vimConnectionInfoView } from '../../../../vims/connection-info.ts';
+import type { InstantiatedVnfInfo, ResourceChanges } from '../../../../vims/contract.ts';
 import type { Task } from '../tasks.ts';
 import { type LcmShapes, lcmViews } from '../views.ts';
 

@@ -1,0 +1,57 @@
+/**
+ * The engine's VIM port over the VIM registry and the infra drivers: which VIM an instance works
+ * with (its vimConnectionInfo, else the project's default VIM), the VIM's availability zones (for
+ * the local NFVO, from its driver), and the driver of its type. Driver failures to find a VIM are refusals (422).
+ */
+import type { Config } from '../config/load.ts';
+import { ApiError } from '../http/sol013/problem.ts';
+import type { ResolvedVim, VimAccess } from '../lcm/engine-deps.ts';
+import type { StoredVimConnection } from '../lcm/model.ts';
+import type { SealedBox } from '../security/sealed-box.ts';
+import type { Database } from '../store/db/database.ts';
+import { sealVimConnectionInfo } from './connection-info.ts';
+import { InfraError, type VimConnection } from './contract.ts';
+import type { InfraDriverRegistry } from './drivers/index.ts';
+import { openInterfaceSecrets } from './request-info.ts';
+import { resolveVim } from './resolve.ts';
+
+export function createVimAccess(deps: {
+  db: Database;
+  box: SealedBox;
+  config: Config;
+  drivers: InfraDriverRegistry;
+}): VimAccess {
+  return {
+    async resolve(project, stored): Promise<ResolvedVim> {
+      let connection: VimConnection;
+      try {
+        connection = await resolveVim(deps.db, deps.box, project, openInterfaceSecrets(deps.box, stored));
+      } catch (err) {
+        if (err instanceof InfraError)
+          throw new ApiError(422, err.message, { extensions: { ...err.detail, infraErrorCode: err.code } });
+        throw err;
+      }
+      const entries = Object.keys(stored);
+      const kept: Record<string, StoredVimConnection> = entries.length
+        ? stored
+        : sealVimConnectionInfo(deps.box, {
+            [connection.id]: {
+              ...(connection.vimId ? { vimId: connection.vimId } : {}),
+              vimType: connection.vimType,
+            },
+          });
+      return { key: connection.id, stored: kept, connection };
+    },
+    zones: (vim) => deps.drivers.get(vim.vimType).zones(vim),
+    driver(vimType) {
+      const driver = deps.drivers.find(vimType);
+      if (!driver) {
+        throw new ApiError(
+          422,
+          `No infra driver serves VIM type ${vimType} (Bosun serves ${deps.drivers.vimTypes.join(', ')}).`,
+        );
+      }
+      return driver;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * One call to the simulated VIM (create a server, delete a port…): it honours the abort signal,
+ * consumes an injected fault of its kind (fail or hang), takes the configured simulated time,
+ * then changes the VIM's state in one transaction, journaling what it changed for rollback.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Database } from '../../../store/db/database.ts';
+import { inTransaction } from '../../../store/db/transaction.ts';
+import { InfraError } from '../../contract.ts';
+import type { SimConfig } from './config.ts';
+import { takeFault } from './faults.ts';
+import { Journal } from './journal.ts';
+
+/** Every kind of call; faults are injected per kind ('*' matches them all). */
+export const SIM_CALL_KINDS = [
+  'stack.create',
+  'stack.update',
+  'stack.delete',
+  'server.create',
+  'server.delete',
+  'server.rebuild',
+  'server.resize',
+  'server.start',
+  'server.stop',
+  'server.update',
+  'volume.create',
+  'volume.delete',
+  'volume.update',
+  'network.create',
+  'network.delete',
+  'network.update',
+  'port.create',
+  'port.delete',
+  'port.update',
+  'image.create',
+  'image.delete',
+  'image.update',
+] as const;
+export type SimCallKind = (typeof SIM_CALL_KINDS)[number];
+
+/** What every call needs: the database, the configuration, and the operation it belongs to. */
+export interface CallScope {
+  db: Database;
+  sim: SimConfig;
+  signal?: AbortSignal;
+  instanceId: string;
+  /** The op occ whose changes are journaled; undefined = not journaled (terminate). */
+  journalOpOccId?: string;
+  /** The op occ tagged on the resources created. */
+  opOccId: string;
+}
+
+export const cancelled = () => new InfraError('CANCELLED', 'The operation was cancelled.');
+
+export function checkSignal(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelled();
+}
+
+/** Waits `ms`, or throws CANCELLED as soon as the signal aborts. */
+export async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  checkSignal(signal);
+  if (ms <= 0) return;
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (err) {
+    if (signal?.aborted) throw cancelled();
+    throw err;
+  }
+}
+
+export async function vimCall<T>(
+  scope: CallScope,
+  kind: SimCallKind,
+  work: (journal: Journal) => Promise<T>,
+): Promise<T> {
+  checkSignal(scope.signal);
+  const fault = await takeFault(scope.db, kind);
+  if (fault?.action === 'fail') {
+    throw new InfraError('VIM_OPERATION_FAILED', fault.message ?? `Simulated failure of ${kind}.`, {
+      kind,
+      injected: true,
+    });
+  }
+  if (fault?.action === 'hang') {
+    await wait(fault.timeoutMs ?? scope.sim.hangTimeoutMs, scope.signal);
+    throw new InfraError('VIM_TIMEOUT', fault.message ?? `The VIM did not answer ${kind} in time.`, {
+      kind,
+      injected: true,
+    });
+  }
+  await wait(scope.sim.operationDelayMs, scope.signal);
+  return inTransaction(scope.db, (trx) =>
+    work(new Journal(trx, scope.db.dialect, scope.instanceId, scope.journalOpOccId)),
+  );
+}

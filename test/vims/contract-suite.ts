@@ -1,0 +1,691 @@
+/**
+ * The infra-driver contract suite: every InfraDriver (sim, OpenStack, Kubernetes) runs it
+ * against its VIM. A target gives the driver, a VIM connection, ways to make the VIM fail, and
+ * a view of the VIM resources tagged with an instance. Plans come from real VNFDs (plans.ts).
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type DriverResult,
+  type InfraDriver,
+  InfraError,
+  type InstantiatedVnfInfo,
+  type InstantiatePlan,
+  type OperationContext,
+  type VimConnection,
+} from '../../src/vims/contract.ts';
+import type { Vnfd } from '../../src/vnfd/model/vnfd.ts';
+import { EXT_CP, extCpVnfd } from '../lcm/ext-cp-nodes.ts';
+import { twoAspectsVnfd } from '../lcm/two-aspects.ts';
+import { assertConsistent } from './consistency.ts';
+import {
+  context,
+  extVirtualLinks,
+  flavourOf,
+  grantFor,
+  instantiatePlan,
+  MAIN_SAMPLE,
+  newVnfc,
+  PKG_FROM,
+  PKG_TO,
+  sampleVnfd,
+  TWO_FLAVOURS,
+} from './plans.ts';
+
+/** A VIM resource tagged with an instance, as the target's VIM reports it. */
+export interface TaggedResource {
+  type: string;
+  id: string;
+  opOccId?: string;
+}
+
+export interface ContractTarget {
+  driver: InfraDriver;
+  vim: VimConnection;
+  /** Two availability zones of the VIM a grant may name. */
+  zones: [string, string];
+  faults: {
+    /** The next `count` creations of a compute resource fail; resolves to the VIM's message. */
+    failCompute(count: number): Promise<string>;
+    /** The next `count` removals of a compute resource fail; resolves to the VIM's message. */
+    failComputeRemoval(count: number): Promise<string>;
+    /** The next creation of a compute resource blocks until the operation is cancelled. */
+    hangCompute(): Promise<void>;
+    /** No compute resource can be placed in `zone` any more. */
+    exhaustZone(zone: string): Promise<void>;
+    restoreZone(zone: string): Promise<void>;
+    /** The compute resource fails (crashes); health must report it. */
+    breakCompute(resourceId: string): Promise<void>;
+    clear(): Promise<void>;
+  };
+  /** Every VIM resource tagged with the instance. */
+  resources(instanceId: string): Promise<TaggedResource[]>;
+  close(): Promise<void>;
+}
+
+const ids = (r: TaggedResource[]) => r.map((x) => `${x.type}:${x.id}`).sort();
+const changed = (result: DriverResult, type: string) =>
+  result.changes.affectedVnfcs.filter((v) => v.changeType === type);
+
+async function rejects(
+  work: Promise<unknown>,
+  code: InfraError['code'],
+  message?: string | RegExp,
+): Promise<InfraError> {
+  try {
+    await work;
+  } catch (err) {
+    assert.ok(err instanceof InfraError, `an InfraError, got ${err}`);
+    assert.equal(err.code, code, err.message);
+    if (typeof message === 'string')
+      assert.ok(err.message.includes(message), `"${err.message}" includes "${message}"`);
+    else if (message) assert.match(err.message, message);
+    return err;
+  }
+  assert.fail(`expected an InfraError ${code}`);
+}
+
+export function infraContractSuite(name: string, createTarget: () => Promise<ContractTarget>): void {
+  describe(`infra driver contract: ${name}`, () => {
+    let t: ContractTarget;
+    let vnfd: Vnfd;
+    before(async () => {
+      t = await createTarget();
+      vnfd = await sampleVnfd(MAIN_SAMPLE);
+    });
+    after(() => t.close());
+
+    const flavour = () => flavourOf(vnfd);
+
+    /** A new instance's first op occ context for `plan` (nothing created yet), granted `zone`. */
+    function prepared(
+      plan: InstantiatePlan,
+      model = vnfd,
+      zone = t.zones[0],
+      fields: Partial<OperationContext> = {},
+    ) {
+      const instanceId = randomUUID();
+      const grant = grantFor(
+        plan.vnfcs.map((v) => v.id),
+        zone,
+      );
+      return { instanceId, plan, ctx: context(t.vim, model, { instanceId, grant, ...fields }) };
+    }
+
+    /** A new instance instantiated from `plan` (the main sample's by default) in zone 0. */
+    async function instantiated(plan: InstantiatePlan = instantiatePlan(vnfd), model = vnfd) {
+      const { instanceId, ctx } = prepared(plan, model);
+      const result = await t.driver.instantiate(ctx, plan);
+      assert.ok(result.instantiatedVnfInfo);
+      return { instanceId, plan, ctx, result, info: result.instantiatedVnfInfo };
+    }
+
+    const next = (instanceId: string, current: InstantiatedVnfInfo, fields: Partial<OperationContext> = {}) =>
+      context(t.vim, vnfd, { instanceId, current, ...fields });
+
+    test('instantiate creates what the plan asks, in the granted zone, tagged, consistent', async () => {
+      const { instanceId, plan, ctx, result, info } = await instantiated();
+      assertConsistent(info, flavour());
+      assert.equal(info.vnfState, 'STARTED');
+      assert.deepEqual(info.scaleStatus, plan.scaleStatus);
+      assert.deepEqual(info.maxScaleLevels, plan.maxScaleLevels);
+      assert.deepEqual(
+        (info.vnfcResourceInfo ?? []).map((v) => v.id).sort(),
+        plan.vnfcs.map((v) => v.id).sort(),
+      );
+      for (const v of info.vnfcResourceInfo ?? []) {
+        assert.equal(v.zoneId, t.zones[0]);
+        const wanted = plan.vnfcs.find((n) => n.id === v.id);
+        assert.deepEqual(
+          (v.vnfcCpInfo ?? []).map((c) => c.cpdId),
+          wanted?.cps,
+        );
+        assert.equal(v.storageResourceIds?.length ?? 0, wanted?.storages.length);
+      }
+      assert.deepEqual(
+        (info.vnfVirtualLinkResourceInfo ?? []).map((l) => l.vnfVirtualLinkDescId).sort(),
+        [...plan.virtualLinks].sort(),
+      );
+      const extCpds = plan.extVirtualLinks.flatMap((e) =>
+        (e.extCps as { cpdId: string }[]).map((c) => c.cpdId),
+      );
+      const extCount = plan.vnfcs.reduce((n, v) => n + v.cps.filter((c) => extCpds.includes(c)).length, 0);
+      assert.equal(info.extCpInfo.length, extCount);
+      assert.equal(
+        info.extVirtualLinkInfo?.[0].resourceHandle.resourceId,
+        plan.extVirtualLinks[0].resourceId,
+      );
+      // Every change is an addition.
+      assert.equal(changed(result, 'ADDED').length, plan.vnfcs.length);
+      assert.equal(result.changes.affectedVnfcs.length, plan.vnfcs.length);
+      assert.ok(result.changes.affectedVirtualLinks.every((l) => l.changeType === 'ADDED'));
+      assert.equal(result.changes.affectedVirtualStorages.length, info.virtualStorageResourceInfo?.length);
+      assert.equal(result.changes.affectedExtLinkPorts.length, extCount);
+      // Every VIM resource carries the op occ that created it.
+      const resources = await t.resources(instanceId);
+      assert.ok(resources.length > plan.vnfcs.length);
+      assert.ok(resources.every((r) => r.opOccId === ctx.opOccId));
+    });
+
+    test('instantiate again with the same op occ changes nothing and reports the same result', async () => {
+      const { instanceId, plan, ctx, result } = await instantiated();
+      const resources = ids(await t.resources(instanceId));
+      const again = await t.driver.instantiate(ctx, plan);
+      assert.deepEqual(ids(await t.resources(instanceId)), resources);
+      assert.deepEqual(again, result);
+    });
+
+    /**
+     * Instantiate meets a VIM that fails (a compute error, no room in the granted zone, a call
+     * that blocks until cancelled): the driver reports the VIM's own error, and what follows —
+     * a retry with the same op occ, or a rollback — ends with what the plan asks, or nothing.
+     */
+    interface FailedInstantiate {
+      name: string;
+      /** Granted zone (index in t.zones). */
+      zone: 0 | 1;
+      /** Makes the VIM fail; resolves to the message the error must carry, if any. */
+      fault(): Promise<string | undefined>;
+      /** Undoes the fault. */
+      heal(): Promise<void>;
+      code: InfraError['code'];
+      /** Aborts the operation once it is blocked (cancel). */
+      cancel?: boolean;
+      /** What follows the failure (retry or rollback), and its checks. */
+      recover(run: ReturnType<typeof prepared>, err: InfraError): Promise<void>;
+    }
+
+    const retried = async ({ instanceId, ctx, plan }: ReturnType<typeof prepared>) => {
+      const result = await t.driver.instantiate({ ...ctx, signal: new AbortController().signal }, plan);
+      const info = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(info, flavour());
+      assert.equal(info.vnfcResourceInfo?.length, plan.vnfcs.length);
+      assert.equal(changed(result, 'ADDED').length, plan.vnfcs.length);
+      // A fresh instantiate of the same plan has exactly as many resources: nothing duplicated.
+      const fresh = await instantiated();
+      assert.equal((await t.resources(instanceId)).length, (await t.resources(fresh.instanceId)).length);
+      return info;
+    };
+
+    const FAILED_INSTANTIATES: FailedInstantiate[] = [
+      {
+        name: 'a VIM failure is reported with its message; a retry resumes without duplicates',
+        zone: 0,
+        fault: () => t.faults.failCompute(1),
+        heal: () => t.faults.clear(),
+        code: 'VIM_OPERATION_FAILED',
+        async recover(run) {
+          assert.ok(
+            (await t.resources(run.instanceId)).length > 0,
+            'what was created before the failure stays',
+          );
+          await retried(run);
+        },
+      },
+      {
+        name: 'rollback of a half-done instantiate leaves nothing behind, idempotently',
+        zone: 0,
+        fault: () => t.faults.failCompute(1),
+        heal: () => t.faults.clear(),
+        code: 'VIM_OPERATION_FAILED',
+        async recover({ instanceId, ctx }) {
+          assert.ok((await t.resources(instanceId)).length > 0);
+          const rolledBack = await t.driver.rollback(ctx, 'INSTANTIATE');
+          assert.equal(rolledBack.instantiatedVnfInfo, undefined);
+          assert.deepEqual(await t.resources(instanceId), []);
+          await t.driver.rollback(ctx, 'INSTANTIATE');
+          assert.deepEqual(await t.resources(instanceId), []);
+        },
+      },
+      {
+        name: 'no room in the granted zone: NO_VALID_HOST with the VIM message; placed there once there is',
+        zone: 1,
+        fault: async () => {
+          await t.faults.exhaustZone(t.zones[1]);
+          return 'No valid host was found';
+        },
+        heal: () => t.faults.restoreZone(t.zones[1]),
+        code: 'NO_VALID_HOST',
+        async recover(run, err) {
+          assert.equal(err.detail?.zone, t.zones[1]);
+          const info = await retried(run);
+          assert.ok(info.vnfcResourceInfo?.every((v) => v.zoneId === t.zones[1]));
+        },
+      },
+      {
+        name: 'cancel: a blocked VIM call gives up with CANCELLED; a retry completes',
+        zone: 0,
+        fault: async () => {
+          await t.faults.hangCompute();
+          return undefined;
+        },
+        heal: () => t.faults.clear(),
+        code: 'CANCELLED',
+        cancel: true,
+        recover: async (run) => void (await retried(run)),
+      },
+    ];
+
+    for (const scenario of FAILED_INSTANTIATES) {
+      test(scenario.name, async () => {
+        const abort = new AbortController();
+        const run = prepared(instantiatePlan(vnfd), vnfd, t.zones[scenario.zone], { signal: abort.signal });
+        let err: InfraError;
+        try {
+          const message = await scenario.fault();
+          const running = t.driver.instantiate(run.ctx, run.plan);
+          if (scenario.cancel) {
+            await sleep(50);
+            abort.abort();
+          }
+          err = await rejects(running, scenario.code, message);
+        } finally {
+          await scenario.heal();
+        }
+        await scenario.recover(run, err);
+      });
+    }
+
+    test('a VnfExtCp node on an external VL gets a port of the VNF; rollback and terminate remove it', async () => {
+      const withExtCp = await extCpVnfd();
+      const plan = instantiatePlan(withExtCp);
+      const [link] = plan.extVirtualLinks;
+      plan.extVirtualLinks = [{ ...link, extCps: [...(link.extCps as unknown[]), { cpdId: EXT_CP }] }];
+      const { instanceId, ctx, info } = await instantiated(plan, withExtCp);
+      assertConsistent(info, flavourOf(withExtCp));
+      const own = info.extCpInfo.filter((c) => c.cpdId === EXT_CP);
+      assert.equal(own.length, 1);
+      assert.ok(
+        info.extVirtualLinkInfo?.[0].extLinkPorts?.some((p) => p.cpInstanceId === own[0].id),
+        'its port is on the external VL',
+      );
+      assert.ok((await t.resources(instanceId)).some((r) => r.id === own[0].id));
+      await t.driver.rollback(ctx, 'INSTANTIATE');
+      assert.deepEqual(await t.resources(instanceId), []);
+      const again = await t.driver.instantiate({ ...ctx, opOccId: randomUUID() }, plan);
+      await t.driver.terminate(next(instanceId, again.instantiatedVnfInfo as InstantiatedVnfInfo), {
+        terminationType: 'FORCEFUL',
+      });
+      assert.deepEqual(await t.resources(instanceId), []);
+    });
+
+    test('scale out adds VNFCs; its rollback removes exactly what it added', async () => {
+      const { instanceId, info } = await instantiated();
+      const before = ids(await t.resources(instanceId));
+      const add = [newVnfc(flavour(), 'VDU1'), newVnfc(flavour(), 'VDU1')];
+      const ctx = next(instanceId, info, {
+        grant: grantFor(
+          add.map((v) => v.id),
+          t.zones[0],
+        ),
+      });
+      const result = await t.driver.scale(ctx, {
+        aspects: [{ aspectId: 'VDU1_scale', fromLevel: 0, toLevel: 2 }],
+        add,
+        remove: [],
+        scaleStatus: [{ aspectId: 'VDU1_scale', scaleLevel: 2 }],
+      });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavour());
+      assert.deepEqual(out.scaleStatus, [{ aspectId: 'VDU1_scale', scaleLevel: 2 }]);
+      assert.deepEqual(
+        changed(result, 'ADDED')
+          .map((v) => v.id)
+          .sort(),
+        add.map((v) => v.id).sort(),
+      );
+      assert.equal(result.changes.affectedVnfcs.length, 2);
+      assert.ok(result.changes.affectedVirtualLinks.every((l) => l.changeType === 'LINK_PORT_ADDED'));
+      // Newest first.
+      assert.ok(add.some((a) => a.id === out.vnfcResourceInfo?.[0].id));
+      const added = (await t.resources(instanceId)).filter((r) => r.opOccId === ctx.opOccId);
+      assert.ok(added.length >= 2);
+      const rolledBack = await t.driver.rollback(ctx, 'SCALE_OUT');
+      assert.deepEqual(rolledBack.instantiatedVnfInfo, info);
+      assert.deepEqual(ids(await t.resources(instanceId)), before);
+      assert.deepEqual(
+        rolledBack.changes.affectedVnfcs.map((v) => [v.id, v.changeType]).sort(),
+        add.map((v) => [v.id, 'REMOVED']).sort(),
+      );
+    });
+
+    test('scale in removes the VNFCs named, their ports and volumes', async () => {
+      const { instanceId, info } = await instantiated(
+        instantiatePlan(vnfd, 'simple', 'instantiation_level_2'),
+      );
+      const vdu1 = (info.vnfcResourceInfo ?? []).filter((v) => v.vduId === 'VDU1');
+      assert.equal(vdu1.length, 3);
+      const remove = [vdu1[0].id];
+      const result = await t.driver.scale(next(instanceId, info), {
+        aspects: [{ aspectId: 'VDU1_scale', fromLevel: 2, toLevel: 1 }],
+        add: [],
+        remove,
+        scaleStatus: [{ aspectId: 'VDU1_scale', scaleLevel: 1 }],
+      });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavour());
+      assert.deepEqual(
+        result.changes.affectedVnfcs.map((v) => [v.id, v.changeType]),
+        [[remove[0], 'REMOVED']],
+      );
+      assert.deepEqual(
+        result.changes.affectedVirtualStorages.map((s) => s.changeType),
+        ['REMOVED'],
+      );
+      assert.ok(result.changes.affectedVirtualLinks.every((l) => l.changeType === 'LINK_PORT_REMOVED'));
+      assert.ok(result.changes.affectedExtLinkPorts.every((p) => p.changeType === 'REMOVED'));
+      const left = await t.resources(instanceId);
+      assert.ok(!left.some((r) => r.id === vdu1[0].computeResource.resourceId));
+    });
+
+    test('a scale moving several aspects, in and out, is one operation: a retry resumes it whole', async () => {
+      const two = await twoAspectsVnfd();
+      const flavourTwo = flavourOf(two);
+      // VDU1_scale at 2 (three VDU1s), VDU2_scale at 0 (one VDU2).
+      const level2 = instantiatePlan(two, 'simple', 'instantiation_level_2');
+      let vdu2s = 0;
+      const plan = {
+        ...level2,
+        vnfcs: level2.vnfcs.filter((v) => v.vduId !== 'VDU2' || vdu2s++ === 0),
+        scaleStatus: [
+          { aspectId: 'VDU1_scale', scaleLevel: 2 },
+          { aspectId: 'VDU2_scale', scaleLevel: 0 },
+        ],
+      };
+      const { instanceId, info } = await instantiated(plan, two);
+      const vdu1 = (info.vnfcResourceInfo ?? []).filter((v) => v.vduId === 'VDU1');
+      assert.equal(vdu1.length, 3);
+      // VDU1_scale 2 → 0 removes two VDU1s, VDU2_scale 0 → 1 adds a VDU2.
+      const add = [newVnfc(flavourTwo, 'VDU2')];
+      const remove = vdu1.slice(0, 2).map((v) => v.id);
+      const scalePlan = {
+        aspects: [
+          { aspectId: 'VDU1_scale', fromLevel: 2, toLevel: 0 },
+          { aspectId: 'VDU2_scale', fromLevel: 0, toLevel: 1 },
+        ],
+        add,
+        remove,
+        scaleStatus: [
+          { aspectId: 'VDU1_scale', scaleLevel: 0 },
+          { aspectId: 'VDU2_scale', scaleLevel: 1 },
+        ],
+      };
+      const ctx = context(t.vim, two, {
+        instanceId,
+        current: info,
+        grant: grantFor(
+          add.map((v) => v.id),
+          t.zones[0],
+        ),
+      });
+      // The new VDU2 fails after the VDU1s went: the retry adds it and reports the whole change.
+      const message = await t.faults.failCompute(1);
+      try {
+        await rejects(t.driver.scale(ctx, scalePlan), 'VIM_OPERATION_FAILED', message);
+      } finally {
+        await t.faults.clear();
+      }
+      const result = await t.driver.scale(ctx, scalePlan);
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavourTwo);
+      assert.deepEqual(out.scaleStatus, scalePlan.scaleStatus);
+      assert.deepEqual(
+        result.changes.affectedVnfcs.map((v) => [v.vduId, v.id, v.changeType]).sort(),
+        [...remove.map((id) => ['VDU1', id, 'REMOVED']), ['VDU2', add[0].id, 'ADDED']].sort(),
+      );
+      const counts = (vduId: string) => (out.vnfcResourceInfo ?? []).filter((v) => v.vduId === vduId).length;
+      assert.deepEqual([counts('VDU1'), counts('VDU2')], [1, 2]);
+      const left = await t.resources(instanceId);
+      for (const v of vdu1.slice(0, 2)) assert.ok(!left.some((r) => r.id === v.computeResource.resourceId));
+    });
+
+    test('heal re-creates the server and keeps the VNFC, its ports and (unless asked) its volume', async () => {
+      const { instanceId, info } = await instantiated();
+      const [target, other] = info.vnfcResourceInfo ?? [];
+      const result = await t.driver.heal(next(instanceId, info), {
+        vnfcs: [target.id],
+        includeStorage: false,
+      });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavour());
+      const healed = out.vnfcResourceInfo?.find((v) => v.id === target.id);
+      assert.ok(healed);
+      assert.notEqual(healed.computeResource.resourceId, target.computeResource.resourceId);
+      assert.deepEqual(healed.vnfcCpInfo, target.vnfcCpInfo, 'same CPs on the same ports');
+      assert.deepEqual(healed.storageResourceIds, target.storageResourceIds);
+      assert.deepEqual(
+        out.vnfcResourceInfo?.find((v) => v.id === other.id),
+        other,
+        'the other VNFC is untouched',
+      );
+      assert.deepEqual(out.vnfcInfo, info.vnfcInfo, 'vnfcInfo ids survive heal');
+      assert.deepEqual(
+        result.changes.affectedVnfcs.map((v) => [v.id, v.changeType]),
+        [[target.id, 'MODIFIED']],
+      );
+      assert.deepEqual(result.changes.affectedVirtualStorages, []);
+      // With storage: the volume is new too.
+      const again = await t.driver.heal(next(instanceId, out), { vnfcs: [target.id], includeStorage: true });
+      const storageId = target.storageResourceIds?.[0];
+      assert.deepEqual(
+        again.changes.affectedVirtualStorages.map((s) => [s.id, s.changeType]),
+        [[storageId, 'MODIFIED']],
+      );
+    });
+
+    test('a heal that failed half-way resumes on retry without re-creating what it already did', async () => {
+      const { instanceId, info } = await instantiated();
+      const [a, b] = info.vnfcResourceInfo ?? [];
+      const ctx = next(instanceId, info);
+      const message = await t.faults.failComputeRemoval(1);
+      try {
+        await rejects(
+          t.driver.heal(ctx, { vnfcs: [a.id, b.id], includeStorage: false }),
+          'VIM_OPERATION_FAILED',
+          message,
+        );
+      } finally {
+        await t.faults.clear();
+      }
+      const during = await t.resources(instanceId);
+      const result = await t.driver.heal(ctx, { vnfcs: [a.id, b.id], includeStorage: false });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavour());
+      const healedA = out.vnfcResourceInfo?.find((v) => v.id === a.id);
+      const healedB = out.vnfcResourceInfo?.find((v) => v.id === b.id);
+      // The replacement the first attempt made (before failing to remove the old one) is kept.
+      const madeBefore = [healedA, healedB].filter((h) =>
+        during.some((r) => r.id === h?.computeResource.resourceId),
+      );
+      assert.equal(madeBefore.length, 1);
+      assert.notEqual(healedA?.computeResource.resourceId, a.computeResource.resourceId);
+      assert.notEqual(healedB?.computeResource.resourceId, b.computeResource.resourceId);
+      const computes = (await t.resources(instanceId)).filter((r) =>
+        (out.vnfcResourceInfo ?? []).some((v) => v.computeResource.resourceId === r.id),
+      );
+      assert.equal(computes.length, out.vnfcResourceInfo?.length);
+      assert.deepEqual(
+        result.changes.affectedVnfcs.map((v) => [v.id, v.changeType]).sort(),
+        [
+          [a.id, 'MODIFIED'],
+          [b.id, 'MODIFIED'],
+        ].sort(),
+      );
+    });
+
+    test('heal moves a VNFC off a failed compute resource; health reports the failure', async () => {
+      const { instanceId, info } = await instantiated();
+      const [broken] = info.vnfcResourceInfo ?? [];
+      await t.faults.breakCompute(broken.computeResource.resourceId);
+      const health = await t.driver.health(t.vim, instanceId, info);
+      assert.equal(health.length, info.vnfcResourceInfo?.length);
+      for (const h of health) {
+        assert.equal(h.state, h.vnfcResourceInfoId === broken.id ? 'ERROR' : 'ACTIVE', JSON.stringify(h));
+      }
+      assert.ok(health.find((h) => h.vnfcResourceInfoId === broken.id)?.reason);
+      const result = await t.driver.heal(next(instanceId, info), {
+        vnfcs: [broken.id],
+        includeStorage: false,
+      });
+      const after = await t.driver.health(
+        t.vim,
+        instanceId,
+        result.instantiatedVnfInfo as InstantiatedVnfInfo,
+      );
+      assert.ok(after.every((h) => h.state === 'ACTIVE'));
+    });
+
+    test('operate stops and starts VNFCs', async () => {
+      const { instanceId, info } = await instantiated();
+      const stopped = await t.driver.operate(next(instanceId, info), {
+        changeStateTo: 'STOPPED',
+        stopType: 'FORCEFUL',
+        vnfcs: [],
+      });
+      const out = stopped.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assert.equal(out.vnfState, 'STOPPED');
+      assert.ok(out.vnfcInfo?.every((v) => v.vnfcState === 'STOPPED'));
+      assert.equal(stopped.changes.affectedVnfcs.length, info.vnfcResourceInfo?.length);
+      assert.ok((await t.driver.health(t.vim, instanceId, out)).every((h) => h.state === 'SHUTOFF'));
+      const one = out.vnfcResourceInfo?.[0].id as string;
+      const started = await t.driver.operate(next(instanceId, out), {
+        changeStateTo: 'STARTED',
+        vnfcs: [one],
+      });
+      const back = started.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assert.equal(back.vnfcInfo?.find((v) => v.vnfcResourceInfoId === one)?.vnfcState, 'STARTED');
+      assert.equal(back.vnfState, 'STARTED');
+      assert.deepEqual(
+        started.changes.affectedVnfcs.map((v) => [v.id, v.changeType]),
+        [[one, 'MODIFIED']],
+      );
+    });
+
+    test('change external connectivity moves the external CPs; rollback puts them back', async () => {
+      const { instanceId, info, plan } = await instantiated();
+      const moved = extVirtualLinks(flavour(), `ext-net-new-${randomUUID().slice(0, 8)}`);
+      const ctx = next(instanceId, info);
+      const result = await t.driver.changeExtConn(ctx, { extVirtualLinks: moved });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavour());
+      assert.deepEqual(
+        out.extVirtualLinkInfo?.map((e) => e.resourceHandle.resourceId),
+        [moved[0].resourceId],
+      );
+      const oldPorts = (info.extVirtualLinkInfo ?? []).flatMap((e) => e.extLinkPorts ?? []).map((p) => p.id);
+      const newPorts = (out.extVirtualLinkInfo ?? []).flatMap((e) => e.extLinkPorts ?? []).map((p) => p.id);
+      assert.equal(newPorts.length, oldPorts.length);
+      assert.deepEqual(
+        result.changes.affectedExtLinkPorts
+          .filter((p) => p.changeType === 'REMOVED')
+          .map((p) => p.id)
+          .sort(),
+        [...oldPorts].sort(),
+      );
+      assert.deepEqual(
+        result.changes.affectedExtLinkPorts
+          .filter((p) => p.changeType === 'ADDED')
+          .map((p) => p.id)
+          .sort(),
+        [...newPorts].sort(),
+      );
+      assert.ok(
+        result.changes.affectedVnfcs.every((v) => v.changeType === 'MODIFIED' && v.affectedVnfcCpIds?.length),
+      );
+      assert.equal(plan.extVirtualLinks.length, 1);
+      const rolledBack = await t.driver.rollback(ctx, 'CHANGE_EXT_CONN');
+      assert.deepEqual(rolledBack.instantiatedVnfInfo, info);
+    });
+
+    test('change flavour reshapes the VNF; rollback restores it', async () => {
+      const two = await sampleVnfd(TWO_FLAVOURS);
+      const plan = instantiatePlan(two, 'simple');
+      const { instanceId, info } = await instantiated(plan, two);
+      const before = ids(await t.resources(instanceId));
+      const target = instantiatePlan(two, 'volume');
+      // VNFCs of VDUs both flavours have are kept (same ids); the rest comes and goes.
+      const kept = [...(info.vnfcResourceInfo ?? [])];
+      target.vnfcs = target.vnfcs.map((v) => {
+        const same = kept.findIndex((k) => k.vduId === v.vduId);
+        return same < 0 ? v : { ...v, id: kept.splice(same, 1)[0].id };
+      });
+      const ctx = context(t.vim, two, {
+        instanceId,
+        current: info,
+        grant: grantFor(
+          target.vnfcs.map((v) => v.id),
+          t.zones[0],
+        ),
+      });
+      const result = await t.driver.changeFlavour(ctx, { newFlavourId: 'volume', target });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assert.equal(out.flavourId, 'volume');
+      assertConsistent(out, flavourOf(two, 'volume'));
+      assert.equal(out.virtualStorageResourceInfo?.length, target.vnfcs.length);
+      assert.ok(result.changes.affectedVirtualStorages.every((s) => s.changeType === 'ADDED'));
+      const rolledBack = await t.driver.rollback(ctx, 'CHANGE_FLAVOUR');
+      assert.deepEqual(rolledBack.instantiatedVnfInfo, info);
+      assert.deepEqual(ids(await t.resources(instanceId)), before);
+    });
+
+    test('change current package rebuilds servers on the new images; rollback restores them', async () => {
+      const from = await sampleVnfd(PKG_FROM);
+      const to = await sampleVnfd(PKG_TO);
+      const plan = instantiatePlan(from);
+      const { instanceId, info } = await instantiated(plan, from);
+      const vdu1 = (info.vnfcResourceInfo ?? []).filter((v) => v.vduId === 'VDU1');
+      assert.ok(vdu1.every((v) => v.metadata?.image === undefined));
+      const ctx = context(t.vim, from, { instanceId, current: info });
+      const result = await t.driver.changeVnfpkg(ctx, {
+        vnfdId: to.vnf.descriptorId,
+        vnfd: to,
+        vnfcs: vdu1.map((v) => v.id),
+      });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      assertConsistent(out, flavourOf(to));
+      for (const v of out.vnfcResourceInfo ?? []) {
+        if (v.vduId === 'VDU1') assert.ok(v.metadata?.image, `VNFC ${v.id} runs the new image`);
+        else assert.equal(v.metadata?.image, undefined);
+      }
+      assert.deepEqual(
+        result.changes.affectedVnfcs.map((v) => [v.id, v.changeType]).sort(),
+        vdu1.map((v) => [v.id, 'MODIFIED']).sort(),
+      );
+      const rolledBack = await t.driver.rollback(ctx, 'CHANGE_VNFPKG');
+      assert.deepEqual(rolledBack.instantiatedVnfInfo, info);
+    });
+
+    test('terminate removes everything; forceful at once, graceful after its (capped) timeout; idempotent', async () => {
+      for (const terminationType of ['FORCEFUL', 'GRACEFUL'] as const) {
+        const { instanceId, info } = await instantiated();
+        const ctx = next(instanceId, info);
+        const result = await t.driver.terminate(ctx, { terminationType, gracefulTerminationTimeout: 1 });
+        assert.equal(result.instantiatedVnfInfo, undefined);
+        assert.ok(result.changes.affectedVnfcs.every((v) => v.changeType === 'REMOVED'));
+        assert.equal(result.changes.affectedVnfcs.length, info.vnfcResourceInfo?.length);
+        assert.ok(result.changes.affectedVirtualLinks.every((l) => l.changeType === 'REMOVED'));
+        assert.deepEqual(await t.resources(instanceId), []);
+        const again = await t.driver.terminate(ctx, { terminationType });
+        assert.equal(again.instantiatedVnfInfo, undefined);
+      }
+    });
+
+    test('rollback is refused for operations the driver cannot roll back', async () => {
+      assert.ok(t.driver.rollbackable.includes('INSTANTIATE'));
+      assert.ok(t.driver.rollbackable.includes('SCALE_OUT'));
+      const { instanceId, info } = await instantiated();
+      await rejects(
+        t.driver.rollback(next(instanceId, info), 'HEAL' as never),
+        'INVALID_REQUEST',
+        'Rollback of HEAL is not supported',
+      );
+    });
+
+    test('zones lists where compute resources can go', async () => {
+      const zones = await t.driver.zones(t.vim);
+      assert.ok(zones.includes(t.zones[0]) && zones.includes(t.zones[1]), zones.join(', '));
+    });
+  });
+}
