@@ -10,10 +10,10 @@
  */
 import type {
   InstantiatedVnfInfo,
-  NewVnfc,
   VnfcResourceInfo,
   VnfVirtualLinkResourceInfo,
-} from '../vims/contract.ts';
+} from '../lcm/instance-model.ts';
+import type { NewVnfc } from '../vims/contract.ts';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
 import { placementConstraints, vimConstraints } from './placement.ts';
 import type { GrantRequest, ResourceDefinition } from './types.ts';

@@ -5,7 +5,7 @@
  */
 
 import type { ProblemDetails } from '../http/sol013/problem.ts';
-import type { InstantiatedVnfInfo, ResourceChanges } from '../vims/contract.ts';
+import type { InstantiatedVnfInfo, ResourceChanges } from './instance-model.ts';
 
 export type InstantiationState = 'NOT_INSTANTIATED' | 'INSTANTIATED';
 

@@ -14,9 +14,10 @@
  */
 
 import { ApiError } from '../http/sol013/problem.ts';
-import type { AspectChange, InstantiatedVnfInfo, ScaleInfo } from '../vims/contract.ts';
+import type { AspectChange } from '../vims/contract.ts';
 import { isUndefinedDelta } from '../vnfd/model/scaling.ts';
 import type { Flavour, InstantiationLevel, ScalingAspect, Vdu, Vnfd } from '../vnfd/model/vnfd.ts';
+import type { InstantiatedVnfInfo, ScaleInfo } from './instance-model.ts';
 
 export type VduCounts = Record<string, number>;
 

@@ -30,7 +30,7 @@ import type {
   InstantiatedVnfInfo,
   ResourceChanges,
   VnfcResourceInfo,
-} from '../vims/contract.ts';
+} from './instance-model.ts';
 import type { ChangedInfo } from './model.ts';
 import type { Params } from './operation-def.ts';
 

@@ -6,7 +6,7 @@
  */
 
 import { ApiError } from '../../http/sol013/problem.ts';
-import type { VnfcInfo } from '../../vims/contract.ts';
+import type { VnfcInfo } from '../instance-model.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { ChangedInfo, StoredVimConnection } from '../model.ts';
 import type { OperationDef } from '../operation-def.ts';

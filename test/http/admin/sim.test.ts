@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { InfraError, type InstantiatedVnfInfo } from '../../../src/vims/contract.ts';
+import type { InstantiatedVnfInfo } from '../../../src/lcm/instance-model.ts';
+import { InfraError } from '../../../src/vims/contract.ts';
 import { SIM_VIM_TYPE } from '../../../src/vims/drivers/sim/config.ts';
 import { createSimDriver } from '../../../src/vims/drivers/sim/driver.ts';
 import type { SimFault } from '../../../src/vims/drivers/sim/faults.ts';

@@ -6,7 +6,7 @@
  * VnfExtCp node: associatedVnfVirtualLinkId, the internal VL it exposes).
  * vnfcResourceInfo is ordered newest VNFC first (as Tacker does), the rest by id.
  */
-import type { SimPortsTable } from '../../../store/db/tables.ts';
+
 import type {
   CpProtocolInfo,
   ExtVirtualLinkInfo,
@@ -18,7 +18,8 @@ import type {
   VnfExtCpInfo,
   VnfLinkPortInfo,
   VnfVirtualLinkResourceInfo,
-} from '../../contract.ts';
+} from '../../../lcm/instance-model.ts';
+import type { SimPortsTable } from '../../../store/db/tables.ts';
 import { RESOURCE_TYPES, vnfcCpInfoId, vnfcInfoId } from './ids.ts';
 import { currentPorts, currentServers, currentVolumes, type InstanceState, newestFirst } from './state.ts';
 

@@ -14,6 +14,8 @@
  * - Graceful terminate and stop wait the requested timeout (capped by sim.gracefulWaitCapMs)
  *   only when servers are running; forceful ones do not wait.
  */
+
+import type { InstantiatedVnfInfo } from '../../../lcm/instance-model.ts';
 import type { Database } from '../../../store/db/database.ts';
 import type { Flavour, Vnfd } from '../../../vnfd/model/vnfd.ts';
 import {
@@ -25,7 +27,6 @@ import {
   type HealPlan,
   type InfraDriver,
   InfraError,
-  type InstantiatedVnfInfo,
   type InstantiatePlan,
   type OperatePlan,
   type OperationContext,

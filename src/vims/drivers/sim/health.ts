@@ -3,8 +3,10 @@
  * server (the admin API): the server's status, ERROR when it crashed or its host is down (with
  * the reason), MISSING when the server is gone.
  */
+
+import type { InstantiatedVnfInfo } from '../../../lcm/instance-model.ts';
 import type { Executor } from '../../../store/db/transaction.ts';
-import type { InstantiatedVnfInfo, VnfcHealth } from '../../contract.ts';
+import type { VnfcHealth } from '../../contract.ts';
 
 export async function vnfcHealth(db: Executor, info: InstantiatedVnfInfo): Promise<VnfcHealth[]> {
   const vnfcs = info.vnfcResourceInfo ?? [];

@@ -3,14 +3,10 @@
  * before it (`ctx.current`), its plan and the grant — and the builders of its VNFC entries.
  * `reconcile.ts` then makes the simulated VIM match it, so retries resume where they stopped.
  */
+
+import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../../../lcm/instance-model.ts';
 import type { Flavour, SoftwareImage, Vdu } from '../../../vnfd/model/vnfd.ts';
-import {
-  type GrantedResources,
-  InfraError,
-  type InstantiatedVnfInfo,
-  type NewVnfc,
-  type VnfcResourceInfo,
-} from '../../contract.ts';
+import { type GrantedResources, InfraError, type NewVnfc } from '../../contract.ts';
 import type { CallScope } from './calls.ts';
 import { vimCall } from './calls.ts';
 import { type FlavorRow, findFlavor, flavorFor } from './flavors.ts';

@@ -2,6 +2,8 @@
  * What the simulated VIM holds for one instance: its stack (with the instance-level parameters)
  * and the servers, volumes, networks and ports tagged with the instance id.
  */
+
+import type { ScaleInfo } from '../../../lcm/instance-model.ts';
 import type {
   SimNetworksTable,
   SimPortsTable,
@@ -10,7 +12,7 @@ import type {
   SimVolumesTable,
 } from '../../../store/db/tables.ts';
 import type { Executor } from '../../../store/db/transaction.ts';
-import type { ExtVirtualLinkData, ScaleInfo } from '../../contract.ts';
+import type { ExtVirtualLinkData } from '../../contract.ts';
 
 /** Instance-level facts kept on the stack (what the VIM resources alone do not say). */
 export interface StackParams {
