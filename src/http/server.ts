@@ -19,7 +19,7 @@ import { ServerKeys } from '../security/server-keys.ts';
 import { createBlobStore } from '../store/blobs/index.ts';
 import { type Database, openDatabase } from '../store/db/database.ts';
 import { migrate } from '../store/db/migrate.ts';
-import { prepareInfra } from '../vims/drivers/sim/index.ts';
+import { prepareVimDrivers } from '../vims/drivers/index.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
 import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
@@ -76,7 +76,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let lcm: OpRunner | undefined;
   let url: string;
   try {
-    await prepareInfra(db, config);
+    const vimDrivers = await prepareVimDrivers(config, { db });
     const auth = await createAuth(config, db, keys);
     const paging = await PagingMarkers.fromKeys(keys);
     const blobs = createBlobStore(config);
@@ -84,7 +84,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     worker = role === 'api' ? undefined : new OnboardingWorker({ config, db, blobs, box, logger });
     sweeper = role === 'api' ? undefined : new PackageSweeper({ config, db, blobs, logger });
     // Roles all and worker run the LCM operations (the op occ rows are the jobs).
-    lcm = role === 'api' ? undefined : new OpRunner(createEngineDeps({ config, db, box, blobs, logger }));
+    lcm =
+      role === 'api'
+        ? undefined
+        : new OpRunner(createEngineDeps({ config, db, box, blobs, logger, drivers: vimDrivers }));
     const onboarding = worker ?? {
       owner: `api:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
       wake() {},
@@ -99,6 +102,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       readiness,
       blobs,
       box,
+      vimDrivers,
       onboarding,
     };
     // The worker role serves only the operations endpoints (health, metrics).

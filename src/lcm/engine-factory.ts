@@ -7,7 +7,7 @@ import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { createVimAccess } from '../vims/access.ts';
-import { createInfraDrivers } from '../vims/drivers/index.ts';
+import type { InfraDriverRegistry } from '../vims/drivers/index.ts';
 import type { EngineDeps } from './engine-deps.ts';
 
 export function createEngineDeps(deps: {
@@ -16,9 +16,10 @@ export function createEngineDeps(deps: {
   box: SealedBox;
   blobs: BlobStore;
   logger: Logger;
+  /** The VIM drivers, prepared at start. */
+  drivers: InfraDriverRegistry;
 }): EngineDeps {
-  const { config, db, box, blobs, logger } = deps;
-  const drivers = createInfraDrivers({ db, config });
+  const { config, db, box, blobs, logger, drivers } = deps;
   const { limits, ...hookConfig } = config.hooks;
   const hooks = new HookRunner({
     blobs,

@@ -210,9 +210,8 @@ export interface VnfcHealth {
   reason?: string;
 }
 
+/** What a driver does; the vimTypes it serves are its module's (src/vims/drivers/module.ts). */
 export interface InfraDriver {
-  /** vimType values this driver serves. */
-  readonly vimTypes: readonly string[];
   instantiate(ctx: OperationContext, plan: InstantiatePlan): Promise<DriverResult>;
   terminate(ctx: OperationContext, plan: TerminatePlan): Promise<DriverResult>;
   scale(ctx: OperationContext, plan: ScalePlan): Promise<DriverResult>;

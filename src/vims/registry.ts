@@ -9,11 +9,9 @@ import type { Database } from '../store/db/database.ts';
 import type { VimsTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import { splitSecrets } from './connection-info.ts';
-import { SIM_VIM_TYPE } from './drivers/sim/config.ts';
 
 /** The project of VIMs every project sees (the automatically registered simulated VIM). */
 export const SHARED_PROJECT = '*';
-export const DEFAULT_SIM_VIM_NAME = 'bosun-sim';
 
 /** A registered VIM as views show it: never a credential. */
 export interface VimRecord {
@@ -206,11 +204,18 @@ export async function defaultVimId(db: Executor, project: string): Promise<strin
     ?.vim_id;
 }
 
+/** A VIM a driver registers for every project at start (the simulated VIM). */
+export interface BuiltInVim {
+  name: string;
+  vimType: string;
+  description: string;
+}
+
 /**
- * Registers the simulated VIM as the shared default when there is no shared default (at
- * start; safe when several processes start at once).
+ * Registers `vim` as the shared default when there is no shared default (at start; safe when
+ * several processes start at once).
  */
-export async function ensureDefaultSimVim(db: Database): Promise<void> {
+export async function ensureSharedDefaultVim(db: Database, vim: BuiltInVim): Promise<void> {
   const now = new Date().toISOString();
   await inTransaction(db, async (trx) => {
     const current = await trx
@@ -219,22 +224,22 @@ export async function ensureDefaultSimVim(db: Database): Promise<void> {
       .where('project_id', '=', SHARED_PROJECT)
       .executeTakeFirst();
     if (current) return;
-    let sim = await trx
+    let row = await trx
       .selectFrom('vims')
       .select('id')
       .where('project_id', '=', SHARED_PROJECT)
-      .where('name', '=', DEFAULT_SIM_VIM_NAME)
+      .where('name', '=', vim.name)
       .executeTakeFirst();
-    if (!sim) {
-      sim = { id: randomUUID() };
+    if (!row) {
+      row = { id: randomUUID() };
       await trx
         .insertInto('vims')
         .values({
-          id: sim.id,
+          id: row.id,
           project_id: SHARED_PROJECT,
-          name: DEFAULT_SIM_VIM_NAME,
-          vim_type: SIM_VIM_TYPE,
-          description: 'The simulated VIM embedded in Bosun',
+          name: vim.name,
+          vim_type: vim.vimType,
+          description: vim.description,
           interface_info: '{}',
           extra: '{}',
           sealed_secrets: null,
@@ -242,16 +247,16 @@ export async function ensureDefaultSimVim(db: Database): Promise<void> {
         })
         .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
         .execute();
-      sim = await trx
+      row = await trx
         .selectFrom('vims')
         .select('id')
         .where('project_id', '=', SHARED_PROJECT)
-        .where('name', '=', DEFAULT_SIM_VIM_NAME)
+        .where('name', '=', vim.name)
         .executeTakeFirstOrThrow();
     }
     await trx
       .insertInto('default_vims')
-      .values({ project_id: SHARED_PROJECT, vim_id: sim.id })
+      .values({ project_id: SHARED_PROJECT, vim_id: row.id })
       .onConflict((oc) => oc.column('project_id').doNothing())
       .execute();
   });

@@ -1,18 +1,22 @@
 /**
- * The infra drivers Bosun has, by the vimType they serve. The LCM engine asks it for the driver
- * of an instance's VIM; a vimType no driver serves is an InfraError (INVALID_REQUEST).
+ * The driver table: every driver module Bosun has (one folder each), prepared once per process
+ * into the drivers by the vimType they serve. The LCM engine asks it for the driver of an
+ * instance's VIM; a vimType no driver serves is an InfraError (INVALID_REQUEST).
  */
 import type { Config } from '../../config/load.ts';
-import type { Database } from '../../store/db/database.ts';
 import { type InfraDriver, InfraError } from '../contract.ts';
-import { createSimDriver } from './sim/driver.ts';
+import type { DriverDeps, DriverModule } from './module.ts';
+import { simDriver } from './sim/index.ts';
+
+/** OpenStack and Kubernetes come next. */
+const DRIVER_MODULES: readonly DriverModule[] = [simDriver];
 
 export class InfraDriverRegistry {
   readonly #byType = new Map<string, InfraDriver>();
 
-  constructor(drivers: readonly InfraDriver[]) {
-    for (const driver of drivers) {
-      for (const type of driver.vimTypes) {
+  constructor(drivers: readonly { vimTypes: readonly string[]; driver: InfraDriver }[]) {
+    for (const { vimTypes, driver } of drivers) {
+      for (const type of vimTypes) {
         if (this.#byType.has(type)) throw new Error(`two infra drivers serve VIM type ${type}`);
         this.#byType.set(type, driver);
       }
@@ -41,7 +45,11 @@ export class InfraDriverRegistry {
   }
 }
 
-/** The drivers of a Bosun process: the simulated VIM (OpenStack and Kubernetes come later). */
-export function createInfraDrivers(deps: { db: Database; config: Config }): InfraDriverRegistry {
-  return new InfraDriverRegistry([createSimDriver({ db: deps.db, sim: deps.config.sim })]);
+/** The drivers of a Bosun process, each prepared (at start, before serving). */
+export async function prepareVimDrivers(config: Config, deps: DriverDeps): Promise<InfraDriverRegistry> {
+  const prepared = DRIVER_MODULES.map(async (m) => ({
+    vimTypes: m.vimTypes,
+    driver: await m.prepare(config, deps),
+  }));
+  return new InfraDriverRegistry(await Promise.all(prepared));
 }

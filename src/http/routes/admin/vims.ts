@@ -11,7 +11,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Executor } from '../../../store/db/transaction.ts';
-import { createInfraDrivers } from '../../../vims/drivers/index.ts';
 import {
   deleteVim,
   getVim,
@@ -82,7 +81,7 @@ function refuseUnserved(vimType: string, served: readonly string[]): void {
 }
 
 export function registerVimAdmin(app: FastifyInstance): void {
-  const served = createInfraDrivers({ db: app.bosun.db, config: app.bosun.config }).vimTypes;
+  const served = app.bosun.vimDrivers.vimTypes;
   app.get(BASE, { schema: { querystring: ListQuery }, config: { sol013 } }, async (request) => {
     const { projectId } = request.query as Static<typeof ListQuery>;
     return (await listVims(request.server.bosun.db, projectId)).map((v) => view(request, v));

@@ -9,7 +9,6 @@ import type { OpOccRecord, VnfInstanceRecord } from '../../../lcm/model.ts';
 import type { LcmService } from '../../../lcm/service.ts';
 import type { LcmStore } from '../../../lcm/store.ts';
 import { createVimAccess } from '../../../vims/access.ts';
-import { createInfraDrivers } from '../../../vims/drivers/index.ts';
 import { canSee } from '../../auth/caller.ts';
 import { ApiError } from '../../sol013/problem.ts';
 
@@ -25,8 +24,7 @@ export function lcmService(app: FastifyInstance, store: LcmStore): LcmService {
   }
   let svc = byStore.get(store);
   if (!svc) {
-    const { config, db, box } = app.bosun;
-    const drivers = createInfraDrivers({ db, config });
+    const { config, db, box, vimDrivers: drivers } = app.bosun;
     svc = { config, db, box, store, vims: createVimAccess({ db, box, config, drivers }) };
     byStore.set(store, svc);
   }

@@ -38,7 +38,7 @@ import {
 } from '../../contract.ts';
 import { resourceChanges } from '../resource-changes.ts';
 import { type CallScope, vimCall, wait } from './calls.ts';
-import { SIM_VIM_TYPE, type SimConfig } from './config.ts';
+import type { SimConfig } from './config.ts';
 import { deriveInfo } from './derive.ts';
 import { flavorFor } from './flavors.ts';
 import { vnfcHealth } from './health.ts';
@@ -94,7 +94,6 @@ export function mergeExtVirtualLinks(
 }
 
 export class SimDriver implements InfraDriver {
-  readonly vimTypes = [SIM_VIM_TYPE] as const;
   readonly rollbackable: readonly RollbackableOperation[] = [
     'INSTANTIATE',
     'SCALE_OUT',
