@@ -66,6 +66,22 @@ export function parseToscaMeta(text: string, files: PackageFiles, file = TOSCA_M
   const artifacts: ArtifactEntry[] = [];
   const isFileBlock = (b: MetaBlock) => Boolean(entryOf(b, 'Name') ?? entryOf(b, 'Source'));
   const first = blocks[0] && !isFileBlock(blocks[0]) ? blocks[0] : undefined;
+  const lineOf = readFirstBlock(first, meta, file, diagnostics);
+  checkFirstBlock(meta, lineOf, files, file, diagnostics);
+  for (const block of first ? blocks.slice(1) : blocks) {
+    const entry = readFileBlock(block, meta, files, file, diagnostics);
+    if (entry) artifacts.push(entry);
+  }
+  return { meta, artifacts, diagnostics };
+}
+
+/** The first block's keys into `meta.keys` (unknown, duplicate and missing ones reported); their lines. */
+function readFirstBlock(
+  first: MetaBlock | undefined,
+  meta: ToscaMeta,
+  file: string,
+  diagnostics: Diagnostics,
+): Record<string, number> {
   const lineOf: Record<string, number> = {};
   for (const e of first?.entries ?? []) {
     const key = canonical(e.key, FIRST_BLOCK_KEYS);
@@ -93,38 +109,43 @@ export function parseToscaMeta(text: string, files: PackageFiles, file = TOSCA_M
       });
     }
   }
-  checkFirstBlock(meta, lineOf, files, file, diagnostics);
+  return lineOf;
+}
 
-  for (const block of first ? blocks.slice(1) : blocks) {
-    const name = entryOf(block, 'Name') ?? entryOf(block, 'Source');
-    const keys: Record<string, string> = {};
-    for (const e of block.entries) setOwn(keys, canonical(e.key, PER_FILE_KEYS), e.value);
-    const hashed = entryOf(block, 'Algorithm') ?? entryOf(block, 'Hash');
-    if (name) meta.fileBlocks.push({ name: packagePath(name.value), keys, line: block.line });
-    else if (!hashed) {
-      diagnostics.warning(
-        'TOSCA_META_BLOCK_WITHOUT_NAME',
-        'a TOSCA.meta block after the first has no Name (or Source) and is ignored',
-        { file, line: block.line },
-      );
-    }
-    if (!hashed) continue;
-    const entry = declaredArtifact(
-      {
-        line: block.line,
-        source: name,
-        algorithm: entryOf(block, 'Algorithm'),
-        hash: entryOf(block, 'Hash'),
-        signature: entryOf(block, 'Signature'),
-        certificate: entryOf(block, 'Certificate'),
-      },
-      file,
-      files,
-      diagnostics,
+/** A per-file block into `meta.fileBlocks`; its artifact entry when it declares a hash. */
+function readFileBlock(
+  block: MetaBlock,
+  meta: ToscaMeta,
+  files: PackageFiles,
+  file: string,
+  diagnostics: Diagnostics,
+): ArtifactEntry | undefined {
+  const name = entryOf(block, 'Name') ?? entryOf(block, 'Source');
+  const keys: Record<string, string> = {};
+  for (const e of block.entries) setOwn(keys, canonical(e.key, PER_FILE_KEYS), e.value);
+  const hashed = entryOf(block, 'Algorithm') ?? entryOf(block, 'Hash');
+  if (name) meta.fileBlocks.push({ name: packagePath(name.value), keys, line: block.line });
+  else if (!hashed) {
+    diagnostics.warning(
+      'TOSCA_META_BLOCK_WITHOUT_NAME',
+      'a TOSCA.meta block after the first has no Name (or Source) and is ignored',
+      { file, line: block.line },
     );
-    if (entry) artifacts.push(entry);
   }
-  return { meta, artifacts, diagnostics };
+  if (!hashed) return undefined;
+  return declaredArtifact(
+    {
+      line: block.line,
+      source: name,
+      algorithm: entryOf(block, 'Algorithm'),
+      hash: entryOf(block, 'Hash'),
+      signature: entryOf(block, 'Signature'),
+      certificate: entryOf(block, 'Certificate'),
+    },
+    file,
+    files,
+    diagnostics,
+  );
 }
 
 function checkFirstBlock(
