@@ -28,7 +28,7 @@ import { parserErrorHandler, routerErrorHandler } from './sol013/pre-routing.ts'
 import { ApiError } from './sol013/problem.ts';
 import { checkQueryParams } from './sol013/query-params.ts';
 import './sol013/route-config.ts';
-import type { InfraDriverRegistry } from '../vims/drivers/index.ts';
+import type { VimDriverTable } from '../vims/drivers/index.ts';
 import { type RoutePolicy, routePolicy } from './sol013/route-policy.ts';
 import { checkVersionHeader, setDefaultVersion } from './sol013/version-header.ts';
 
@@ -45,7 +45,7 @@ export interface AppContext {
   /** Secrets at rest (e.g. upload_from_uri credentials). */
   box: SealedBox;
   /** The VIM drivers, prepared at start (the LCM routes' and the VIM admin's). */
-  vimDrivers: InfraDriverRegistry;
+  vimDrivers: VimDriverTable;
   /** Onboarding jobs: this process's lease-owner id, and a wake-up for the local worker (no-op without one). */
   onboarding: { owner: string; wake(): void };
 }

@@ -7,7 +7,7 @@ import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { createVimAccess } from '../vims/access.ts';
-import type { InfraDriverRegistry } from '../vims/drivers/index.ts';
+import type { VimDriverTable } from '../vims/drivers/index.ts';
 import type { EngineDeps } from './engine-deps.ts';
 
 export function createEngineDeps(deps: {
@@ -17,7 +17,7 @@ export function createEngineDeps(deps: {
   blobs: BlobStore;
   logger: Logger;
   /** The VIM drivers, prepared at start. */
-  drivers: InfraDriverRegistry;
+  drivers: VimDriverTable;
 }): EngineDeps {
   const { config, db, box, blobs, logger, drivers } = deps;
   const { limits, ...hookConfig } = config.hooks;

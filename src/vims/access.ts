@@ -11,7 +11,7 @@ import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
 import { sealVimConnectionInfo } from './connection-info.ts';
 import { InfraError, type VimConnection } from './contract.ts';
-import type { InfraDriverRegistry } from './drivers/index.ts';
+import type { VimDriverTable } from './drivers/index.ts';
 import { openInterfaceSecrets } from './request-info.ts';
 import { resolveVim } from './resolve.ts';
 
@@ -19,7 +19,7 @@ export function createVimAccess(deps: {
   db: Database;
   box: SealedBox;
   config: Config;
-  drivers: InfraDriverRegistry;
+  drivers: VimDriverTable;
 }): VimAccess {
   return {
     async resolve(project, stored): Promise<ResolvedVim> {

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/load.ts';
 import { type Database, openDatabase } from '../../src/store/db/database.ts';
 import { migrate } from '../../src/store/db/migrate.ts';
 import { InfraError } from '../../src/vims/contract.ts';
-import { InfraDriverRegistry, prepareVimDrivers } from '../../src/vims/drivers/index.ts';
+import { prepareVimDrivers, VimDriverTable } from '../../src/vims/drivers/index.ts';
 import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
 import { createSimDriver } from '../../src/vims/drivers/sim/driver.ts';
 import { listHosts } from '../../src/vims/drivers/sim/inventory.ts';
@@ -74,7 +74,7 @@ for (const dialect of DIALECTS) {
       const sim = configWith(false).sim;
       const entry = { vimTypes: [SIM_VIM_TYPE], driver: createSimDriver({ db, sim }) };
       assert.throws(
-        () => new InfraDriverRegistry([entry, entry]),
+        () => new VimDriverTable([entry, entry]),
         /two infra drivers serve VIM type BOSUN\.SIM\.V1/,
       );
     });

@@ -11,7 +11,7 @@ import { simDriver } from './sim/index.ts';
 /** OpenStack and Kubernetes come next. */
 const DRIVER_MODULES: readonly DriverModule[] = [simDriver];
 
-export class InfraDriverRegistry {
+export class VimDriverTable {
   readonly #byType = new Map<string, InfraDriver>();
 
   constructor(drivers: readonly { vimTypes: readonly string[]; driver: InfraDriver }[]) {
@@ -46,10 +46,10 @@ export class InfraDriverRegistry {
 }
 
 /** The drivers of a Bosun process, each prepared (at start, before serving). */
-export async function prepareVimDrivers(config: Config, deps: DriverDeps): Promise<InfraDriverRegistry> {
+export async function prepareVimDrivers(config: Config, deps: DriverDeps): Promise<VimDriverTable> {
   const prepared = DRIVER_MODULES.map(async (m) => ({
     vimTypes: m.vimTypes,
     driver: await m.prepare(config, deps),
   }));
-  return new InfraDriverRegistry(await Promise.all(prepared));
+  return new VimDriverTable(await Promise.all(prepared));
 }
