@@ -4,6 +4,7 @@
  * aspects, deltas, policy targets, requirement targets). Every finding is a diagnostic with a
  * stable code and the location of the node or policy at fault; all are reported in one pass.
  */
+import { ownValue } from '../../own-properties.ts';
 import type { Diagnostics } from '../diagnostics.ts';
 import type { NodeTemplate, PolicyTemplate, ToscaLoadResult } from '../tosca/model.ts';
 import { swImageArtifacts } from './images.ts';
@@ -119,7 +120,7 @@ function checkRequirementTargets(scope: TemplateScope, node: NodeTemplate, diags
     if (!scope.types.isA(node.type, rule.nodeType)) continue;
     for (const req of node.requirements) {
       if (req.name !== rule.requirement || req.node === undefined) continue;
-      const target = scope.topology.nodeTemplates[req.node];
+      const target = ownValue(scope.topology.nodeTemplates, req.node);
       if (!target) {
         diags.error(
           RULE_CODES.requirementTargetUnknown,
@@ -161,7 +162,7 @@ function checkPolicyTargets(scope: TemplateScope, diags: Diagnostics): void {
   for (const policy of scope.topology.policies) {
     const kind = TARGET_KINDS.find((k) => scope.types.isA(policy.type, k.policy));
     for (const target of policy.targets) {
-      const node = scope.topology.nodeTemplates[target];
+      const node = ownValue(scope.topology.nodeTemplates, target);
       const group = groups.get(target);
       if (!node && !group) {
         diags.error(
@@ -174,7 +175,7 @@ function checkPolicyTargets(scope: TemplateScope, diags: Diagnostics): void {
       if (!kind) continue;
       const types = node
         ? [node.type]
-        : (group?.members ?? []).map((m) => scope.topology.nodeTemplates[m]?.type ?? '');
+        : (group?.members ?? []).map((m) => ownValue(scope.topology.nodeTemplates, m)?.type ?? '');
       if (!types.every((t) => kind.targets.some((k) => scope.types.isA(t, k)))) {
         diags.error(
           RULE_CODES.policyTargetKind,
@@ -191,7 +192,7 @@ function levelIds(policy: PolicyTemplate): string[] {
 }
 
 function vduProfileOf(scope: TemplateScope, name: string): { min?: number; max?: number } {
-  const profile = rec(scope.topology.nodeTemplates[name]?.properties.vdu_profile);
+  const profile = rec(ownValue(scope.topology.nodeTemplates, name)?.properties.vdu_profile);
   return { min: num(profile.min_number_of_instances), max: num(profile.max_number_of_instances) };
 }
 

@@ -229,4 +229,21 @@ describe('VNFD consistency rules', () => {
     only(broken, RULE_CODES.instantiationLevelsMissing);
     only(broken, RULE_CODES.swImageDataMissing);
   });
+
+  it('a target named like an Object.prototype member (toString, constructor) is an unknown node, not a crash', () => {
+    const diags = run((_t, df) => {
+      df.nodes!.CP1.requirements = [['virtual_binding', 'constructor']];
+      df.policies?.push({
+        name: 'levels_of_nothing',
+        type: 'tosca.policies.nfv.VduInstantiationLevels',
+        properties: { levels: { level_1: { number_of_instances: 1 } } },
+        targets: ['toString'],
+      });
+    });
+    assert.match(only(diags, RULE_CODES.requirementTargetUnknown)[0].message, /targets constructor/);
+    assert.match(
+      only(diags, RULE_CODES.policyTargetUnknown)[0].message,
+      /levels_of_nothing targets toString/,
+    );
+  });
 });
