@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { ServerKeys } from '../security/server-keys.ts';
+import { ApiError } from '../sol/problem.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import type { Authenticator } from './auth/authenticator.ts';
@@ -25,7 +26,6 @@ import { checkAccept, checkContentType, registerBodyParsers } from './sol013/con
 import { registerErrorHandling } from './sol013/errors.ts';
 import type { PagingMarkers } from './sol013/paging.ts';
 import { parserErrorHandler, routerErrorHandler } from './sol013/pre-routing.ts';
-import { ApiError } from './sol013/problem.ts';
 import { checkQueryParams } from './sol013/query-params.ts';
 import './sol013/route-config.ts';
 import type { VimDriverTable } from '../vims/drivers/index.ts';

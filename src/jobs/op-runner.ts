@@ -9,13 +9,13 @@
 import { hostname } from 'node:os';
 import { runOpOcc } from '../lcm/engine.ts';
 import type { EngineDeps } from '../lcm/engine-deps.ts';
-import type { OperationState } from '../lcm/model.ts';
 import { ABANDONED_TO } from '../lcm/op-states.ts';
 import { PgWakeupListener } from '../lcm/pg-wakeup.ts';
 import { parseProgress } from '../lcm/progress.ts';
 import { LCM_STORES, type LcmStore } from '../lcm/store.ts';
 import { transition } from '../lcm/transition.ts';
 import { onCancel, onWake } from '../lcm/wakeup.ts';
+import type { OperationState } from '../sol/lcm-operations.ts';
 import { PollLoop } from './poll-loop.ts';
 
 export class OpRunner {

@@ -16,7 +16,7 @@ import {
 import { findHook, HookError } from '../drivers/mgmt/hook-runner.ts';
 import { buildGrantRequest } from '../grant/grant-request.ts';
 import type { Grant, GrantRequest } from '../grant/types.ts';
-import { ApiError } from '../http/sol013/problem.ts';
+import { ApiError } from '../sol/problem.ts';
 import { splitSecrets } from '../vims/connection-info.ts';
 import type { DriverResult, GrantedResources, OperationContext } from '../vims/contract.ts';
 import { holdVims, VimVanished } from '../vims/hold.ts';

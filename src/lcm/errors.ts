@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { HookError } from '../drivers/mgmt/hook-runner.ts';
 import { GrantRefused } from '../grant/nfvo.ts';
-import { ApiError, type ProblemDetails } from '../http/sol013/problem.ts';
+import { ApiError, type ProblemDetails } from '../sol/problem.ts';
 import { InfraError, type InfraErrorCode } from '../vims/contract.ts';
 
 const INFRA_STATUS: Readonly<Record<InfraErrorCode, number>> = {

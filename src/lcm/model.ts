@@ -4,35 +4,11 @@
  * views trim and rename per major.
  */
 
-import type { ProblemDetails } from '../http/sol013/problem.ts';
+import type { Operation, OperationState } from '../sol/lcm-operations.ts';
+import type { ProblemDetails } from '../sol/problem.ts';
 import type { InstantiatedVnfInfo, ResourceChanges } from './instance-model.ts';
 
 export type InstantiationState = 'NOT_INSTANTIATED' | 'INSTANTIATED';
-
-export const OPERATIONS = [
-  'INSTANTIATE',
-  'SCALE',
-  'SCALE_TO_LEVEL',
-  'CHANGE_FLAVOUR',
-  'TERMINATE',
-  'HEAL',
-  'OPERATE',
-  'CHANGE_EXT_CONN',
-  'MODIFY_INFO',
-  'CHANGE_VNFPKG',
-] as const;
-export type Operation = (typeof OPERATIONS)[number];
-
-export const OPERATION_STATES = [
-  'STARTING',
-  'PROCESSING',
-  'COMPLETED',
-  'FAILED_TEMP',
-  'FAILED',
-  'ROLLING_BACK',
-  'ROLLED_BACK',
-] as const;
-export type OperationState = (typeof OPERATION_STATES)[number];
 
 export type CancelMode = 'GRACEFUL' | 'FORCEFUL';
 

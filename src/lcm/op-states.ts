@@ -4,7 +4,7 @@
  * notificationStatus of the notification sent on entering a state (START on STARTING, PROCESSING
  * and ROLLING_BACK; RESULT on the others — as SOL specifies, not as Tacker does).
  */
-import type { OperationState } from './model.ts';
+import type { OperationState } from '../sol/lcm-operations.ts';
 
 /** States an op occ is still "in progress" in: the instance is held (busy) by it. */
 export const UNFINISHED: readonly OperationState[] = [

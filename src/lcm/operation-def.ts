@@ -8,10 +8,11 @@
 
 import type { Config } from '../config/load.ts';
 import type { ResourceDelta } from '../grant/grant-request.ts';
+import type { Operation } from '../sol/lcm-operations.ts';
 import type { Executor } from '../store/db/transaction.ts';
 import type { DriverResult, InfraDriver, OperationContext, RollbackableOperation } from '../vims/contract.ts';
 import type { Flavour, Vnfd } from '../vnfd/model/vnfd.ts';
-import type { ChangedInfo, InstantiationState, Operation, VnfInstanceRecord } from './model.ts';
+import type { ChangedInfo, InstantiationState, VnfInstanceRecord } from './model.ts';
 
 export type Params = Record<string, unknown>;
 

@@ -7,20 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/load.ts';
-import { ApiError } from '../http/sol013/problem.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
+import type { Operation } from '../sol/lcm-operations.ts';
+import { ApiError } from '../sol/problem.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import { sealRequestVims } from '../vims/request-info.ts';
 import { appliedInstance } from './engine.ts';
 import type { VimAccess } from './engine-deps.ts';
-import {
-  type CancelMode,
-  nowIso,
-  type Operation,
-  type OpOccRecord,
-  type VnfInstanceRecord,
-} from './model.ts';
+import { type CancelMode, nowIso, type OpOccRecord, type VnfInstanceRecord } from './model.ts';
 import { notifyCreated, notifyDeleted, notifyOpOcc } from './notify.ts';
 import { taskRefusal } from './op-states.ts';
 import type { Params } from './operation-def.ts';

@@ -13,7 +13,7 @@
  * a level out of range (Tacker's status for these), 422 when the VNFD itself is inconsistent.
  */
 
-import { ApiError } from '../http/sol013/problem.ts';
+import { ApiError } from '../sol/problem.ts';
 import type { AspectChange } from '../vims/contract.ts';
 import { isUndefinedDelta } from '../vnfd/model/scaling.ts';
 import type { Flavour, InstantiationLevel, ScalingAspect, Vdu, Vnfd } from '../vnfd/model/vnfd.ts';

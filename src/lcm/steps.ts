@@ -5,7 +5,7 @@
  * (PROCESSING). Only the infra step has a compensation (the driver's rollback of what this op occ
  * did); the rollback hooks run around the compensations.
  */
-import type { Operation } from './model.ts';
+import type { Operation } from '../sol/lcm-operations.ts';
 
 export type StepName = 'grant' | 'start-hook' | 'infra' | 'end-hook';
 

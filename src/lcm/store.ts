@@ -8,14 +8,13 @@
  * lease (it stalled and another took the op occ over) changes nothing.
  */
 import { sql } from 'kysely';
+import type { Operation, OperationState } from '../sol/lcm-operations.ts';
 import type { LcmOpOccsTable, VnfInstancesTable } from '../store/db/tables.ts';
 import type { Executor } from '../store/db/transaction.ts';
 import {
   type CancelMode,
   type InstantiationState,
   nowIso,
-  type Operation,
-  type OperationState,
   type OpOccRecord,
   type VnfInstanceRecord,
 } from './model.ts';

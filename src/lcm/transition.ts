@@ -4,9 +4,11 @@
  * state is final, anything else that must commit with it (package usage), and the notification of
  * the state entered. Both the API (retry, rollback, fail, cancel) and the engine go through it.
  */
+
+import type { OperationState } from '../sol/lcm-operations.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
-import type { OperationState, OpOccRecord, VnfInstanceRecord } from './model.ts';
+import type { OpOccRecord, VnfInstanceRecord } from './model.ts';
 import { notifyOpOcc } from './notify.ts';
 import { FINAL } from './op-states.ts';
 import type { LcmStore, OpOccChange } from './store.ts';

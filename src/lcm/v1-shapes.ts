@@ -21,7 +21,7 @@
  * - extCpInfo is 1..N: an instance without external CPs leaves it out rather than show [].
  */
 
-import { ApiError } from '../http/sol013/problem.ts';
+import { ApiError } from '../sol/problem.ts';
 import type {
   AffectedVirtualLink,
   AffectedVirtualStorage,

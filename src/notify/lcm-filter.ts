@@ -5,7 +5,7 @@
  * and deletion notifications pass them.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { OPERATION_STATES, OPERATIONS, type OperationState } from '../lcm/model.ts';
+import { OPERATION_STATES, OPERATIONS, type OperationState } from '../sol/lcm-operations.ts';
 import { listMatches } from './subscriptions/match.ts';
 import { stringEnum } from './subscriptions/schema-helpers.ts';
 import {

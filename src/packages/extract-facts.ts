@@ -4,7 +4,7 @@
  * files, manifest, certificate).
  */
 import { readFile } from 'node:fs/promises';
-import type { ProblemDetails } from '../http/sol013/problem.ts';
+import type { ProblemDetails } from '../sol/problem.ts';
 import { openZipPackage } from '../vnfd/csar/zip-reader.ts';
 import type { ScannedZip } from '../vnfd/csar/zip-stream-scan.ts';
 import { readPackage } from '../vnfd/read-package.ts';

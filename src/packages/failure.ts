@@ -3,7 +3,7 @@
  * onboardingFailureDetails): the detail names the file and line of the first error; every
  * diagnostic is attached as an extension so nothing is lost.
  */
-import type { ProblemDetails } from '../http/sol013/problem.ts';
+import type { ProblemDetails } from '../sol/problem.ts';
 import { type Diagnostic, formatDiagnostic } from '../vnfd/diagnostics.ts';
 
 export function failure(

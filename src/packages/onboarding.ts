@@ -5,8 +5,8 @@
  * cannot both win.
  */
 import type { Updateable } from 'kysely';
-import type { ProblemDetails } from '../http/sol013/problem.ts';
 import { emitPackageNotification, packageOnboarded } from '../notify/package-notifications.ts';
+import type { ProblemDetails } from '../sol/problem.ts';
 import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import type { VnfPackagesTable } from '../store/db/tables.ts';

@@ -2,7 +2,7 @@
  * A VNF package as the services see it (JSON columns decoded), and the row codec. One place
  * knows the column names.
  */
-import type { ProblemDetails } from '../http/sol013/problem.ts';
+import type { ProblemDetails } from '../sol/problem.ts';
 import type { VnfPackagesTable } from '../store/db/tables.ts';
 import type { Executor } from '../store/db/transaction.ts';
 import type { AdditionalArtifact, SoftwareImage, Vnfd } from '../vnfd/model/vnfd.ts';

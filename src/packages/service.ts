@@ -3,7 +3,6 @@
  * Rules come from states.ts; every change bumps `version` (the ETag input) in one statement.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../http/sol013/problem.ts';
 import type { PackageFacts } from '../notify/package-filter.ts';
 import {
   emitPackageNotification,
@@ -11,6 +10,7 @@ import {
   packageOperationalStateChanged,
 } from '../notify/package-notifications.ts';
 import { ownValue, setOwn } from '../own-properties.ts';
+import { ApiError } from '../sol/problem.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';

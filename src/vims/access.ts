@@ -4,10 +4,10 @@
  * the local NFVO, from its driver), and the driver of its type. Driver failures to find a VIM are refusals (422).
  */
 import type { Config } from '../config/load.ts';
-import { ApiError } from '../http/sol013/problem.ts';
 import type { ResolvedVim, VimAccess } from '../lcm/engine-deps.ts';
 import type { StoredVimConnection } from '../lcm/model.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
+import { ApiError } from '../sol/problem.ts';
 import type { Database } from '../store/db/database.ts';
 import { sealVimConnectionInfo } from './connection-info.ts';
 import { InfraError, type VimConnection } from './contract.ts';

@@ -8,8 +8,9 @@
  * transaction is exclusive (`BEGIN IMMEDIATE`), so the read alone suffices. A VIM found gone
  * fails the writer with an error naming it, instead of leaving a reference to nothing.
  */
-import { ApiError } from '../http/sol013/problem.ts';
+
 import type { StoredVimConnection } from '../lcm/model.ts';
+import { ApiError } from '../sol/problem.ts';
 import type { DialectName } from '../store/db/database.ts';
 import type { Executor } from '../store/db/transaction.ts';
 

@@ -7,7 +7,7 @@ import { resolveConnection } from '../../src/cli/api-client/connection.ts';
 import { nextLink } from '../../src/cli/api-client/links.ts';
 import { CliError } from '../../src/cli/output.ts';
 import type { RouteRegistrar } from '../../src/http/app.ts';
-import { ApiError } from '../../src/http/sol013/problem.ts';
+import { ApiError } from '../../src/sol/problem.ts';
 import { addClient } from '../http/auth/oauth2-support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { tempDir } from '../support/temp.ts';

@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ApiError } from '../../src/http/sol013/problem.ts';
 import type { InstantiatedVnfInfo } from '../../src/lcm/instance-model.ts';
 import {
   countsAtScale,
@@ -13,6 +12,7 @@ import {
   sizeScale,
   sizeScaleToLevel,
 } from '../../src/lcm/sizing.ts';
+import { ApiError } from '../../src/sol/problem.ts';
 import type { Flavour, Vdu } from '../../src/vnfd/model/vnfd.ts';
 
 const loc = { file: 'x.yaml', line: 1, column: 1 };

@@ -7,11 +7,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { canSee } from '../../src/http/auth/caller.ts';
-import type { AttributeMap } from '../../src/http/sol013/attributes.ts';
 import { checkIfMatch, etagOf, setEtag } from '../../src/http/sol013/etag.ts';
 import { absoluteUrl } from '../../src/http/sol013/links.ts';
 import { type ListResource, listPage, listQuerySchema, sendPage } from '../../src/http/sol013/list-query.ts';
-import { ApiError } from '../../src/http/sol013/problem.ts';
+import type { AttributeMap } from '../../src/sol/attributes.ts';
+import { ApiError } from '../../src/sol/problem.ts';
 import type { Database } from '../../src/store/db/database.ts';
 
 export interface WidgetRow {

@@ -3,8 +3,8 @@
  * admin subscriptions API (/bosun/v1/subscriptions), which sees every API's.
  */
 
-import { type ApiMajor, currentVersion } from '../../http/sol013/api-versions.ts';
 import type { SubscriptionStatus } from '../../notify/delivery/status.ts';
+import { type ApiMajor, currentVersion } from '../../sol/api-versions.ts';
 import type { ApiClient } from './client.ts';
 import { responseError } from './errors.ts';
 

@@ -7,7 +7,7 @@
  * (/bosun/v1/subscriptions; the bosun:admin scope when authentication is on).
  */
 import type { Command } from 'commander';
-import { API_NAMES, type ApiMajor, majorsOf } from '../../http/sol013/api-versions.ts';
+import { API_NAMES, type ApiMajor, majorsOf } from '../../sol/api-versions.ts';
 import { ApiClient } from '../api-client/client.ts';
 import { type ConnectionOptions, withConnectionOptions } from '../api-client/connection.ts';
 import {

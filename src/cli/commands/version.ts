@@ -4,12 +4,7 @@
  * server actually serves, from its own api_versions — a worker-role process serves none.
  */
 import type { Command } from 'commander';
-import {
-  API_NAMES,
-  API_REGISTRY,
-  type ApiVersionInformation,
-  findMajor,
-} from '../../http/sol013/api-versions.ts';
+import { API_NAMES, API_REGISTRY, type ApiVersionInformation, findMajor } from '../../sol/api-versions.ts';
 import { BOSUN_VERSION } from '../../version.ts';
 import { ApiClient } from '../api-client/client.ts';
 import { type ConnectionOptions, withConnectionOptions } from '../api-client/connection.ts';

@@ -3,7 +3,7 @@
  * authenticator is (mode none), so the hot path does not pay for a promise.
  */
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { RoutePolicy } from '../sol013/route-policy.ts';
 import type { Authenticator } from './authenticator.ts';
 import { type Caller, PUBLIC_CALLER } from './caller.ts';

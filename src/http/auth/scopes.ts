@@ -1,15 +1,9 @@
 /**
- * OAuth 2.0 scopes (SOL013 §8): per API major version, `<api>:<major>:all` grants everything
- * and `<api>:<major>:readonly` grants GET/HEAD; the admin scope grants everything on every API
- * and every project, and Bosun's own admin endpoints.
+ * Which OAuth 2.0 scopes (src/sol/scopes.ts) allow a route: the admin scope grants everything on
+ * every API and every project, and Bosun's own admin endpoints.
  */
-import { API_REGISTRY } from '../sol013/api-versions.ts';
+import { API_REGISTRY } from '../../sol/api-versions.ts';
 import type { Sol013RouteConfig } from '../sol013/route-config.ts';
-
-export const ALL_SCOPES: readonly string[] = API_REGISTRY.flatMap((m) => [
-  `${m.api}:${m.major}:all`,
-  `${m.api}:${m.major}:readonly`,
-]);
 
 /** The scopes any one of which allows the call; empty = public. */
 export function scopesAllowing(

@@ -3,8 +3,8 @@
  * the server is not draining for shutdown; otherwise 503 with Retry-After.
  */
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../sol/problem.ts';
 import type { Database } from '../../store/db/database.ts';
-import { ApiError } from '../sol013/problem.ts';
 
 export interface Readiness {
   draining: boolean;

@@ -4,7 +4,7 @@
  * process, or an API whose routes are not mounted, lists nothing it would answer 404 for.
  */
 import type { FastifyInstance } from 'fastify';
-import { API_REGISTRY, type ApiMajor, versionInformation } from '../sol013/api-versions.ts';
+import { API_REGISTRY, type ApiMajor, versionInformation } from '../../sol/api-versions.ts';
 
 const ApiVersionInformation = {
   type: 'object',

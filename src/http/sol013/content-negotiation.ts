@@ -5,9 +5,9 @@
  * of the route's media types. Errors are always application/problem+json.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../sol/problem.ts';
 import { deeperThan } from './json-depth.ts';
 import { charsetOf, mediaTypeOf, negotiate } from './media-type.ts';
-import { ApiError } from './problem.ts';
 import { JSON_TYPE, MERGE_PATCH, type RoutePolicy } from './route-policy.ts';
 
 declare module 'fastify' {

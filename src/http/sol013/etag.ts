@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 
 export function etagOf(representation: unknown): string {
   return `"${createHash('sha256').update(JSON.stringify(representation)).digest('base64url').slice(0, 27)}"`;

@@ -7,14 +7,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Config } from '../../config/load.ts';
+import type { AttributeMap } from '../../sol/attributes.ts';
+import { badRequest } from '../../sol/problem.ts';
 import type { DialectName } from '../../store/db/database.ts';
 import type { Executor } from '../../store/db/transaction.ts';
 import { visibleProject } from '../auth/caller.ts';
-import type { AttributeMap } from './attributes.ts';
 import { type BoundTerm, compileFilter, filterToSql, matchesFilter, splitFilter } from './filter/index.ts';
 import { withQueryParam } from './links.ts';
 import { MARKER_PARAM } from './paging.ts';
-import { badRequest } from './problem.ts';
 import { applySelector, parseSelectors, type Selector, type SelectorQuery } from './selectors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: list resources select from any table

@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServerKeys } from '../../security/server-keys.ts';
-import { ApiError } from './problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 
 export const MARKER_PARAM = 'nextpage_opaque_marker';
 

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { ApiError, PROBLEM_JSON } from '../../sol/problem.ts';
 import { send } from './errors.ts';
-import { ApiError, PROBLEM_JSON } from './problem.ts';
 
 const shown = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
 

@@ -3,7 +3,7 @@
  * 400 that names it — a typo in `filter` must not silently return everything.
  */
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { RoutePolicy } from './route-policy.ts';
 
 /** Alias the Tacker client sends by mistake (`vnflcm op list --exclude-fields`). */

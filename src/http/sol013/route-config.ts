@@ -2,7 +2,7 @@
  * What a route declares about itself; the SOL013 hooks read it instead of each handler
  * re-implementing the rules. Set it as `config: { sol013: {...} }` on a fastify route.
  */
-import type { ApiName } from './api-versions.ts';
+import type { ApiName } from '../../sol/api-versions.ts';
 
 export type AccessLevel = 'public' | 'read' | 'write' | 'admin';
 

@@ -4,8 +4,8 @@
  * the hot path reads fields instead of recomputing them on every request.
  */
 import type { FastifyRequest } from 'fastify';
+import { type ApiMajor, currentVersion, findMajor, majorsOf } from '../../sol/api-versions.ts';
 import { scopesAllowing } from '../auth/scopes.ts';
-import { type ApiMajor, currentVersion, findMajor, majorsOf } from './api-versions.ts';
 import type { Sol013RouteConfig } from './route-config.ts';
 
 export const JSON_TYPE = 'application/json';

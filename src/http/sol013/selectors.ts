@@ -2,8 +2,9 @@
  * SOL013 §5.3 attribute selectors (all_fields, fields, exclude_fields, exclude_default): which
  * complex attributes of a resource's JSON representation go into a list response.
  */
+
+import { badRequest } from '../../sol/problem.ts';
 import { decodePath } from './filter/path.ts';
-import { badRequest } from './problem.ts';
 
 /** The selector query parameters as received; flags are present as '' (`?all_fields`). */
 export interface SelectorQuery {

@@ -3,7 +3,7 @@
  * ones, and echoed on every response of a versioned API (errors included).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { RoutePolicy } from './route-policy.ts';
 
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;

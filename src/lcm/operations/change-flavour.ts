@@ -1,6 +1,6 @@
 /** CHANGE_FLAVOUR: the VNF redeployed in another flavour of its VNFD, at a level of that flavour. */
 
-import { ApiError } from '../../http/sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { ChangeFlavourPlan } from '../../vims/contract.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { OperationDef } from '../operation-def.ts';

@@ -5,7 +5,7 @@
  * the instance's own VNFD: its VNFCs are then re-created from the same package.
  */
 
-import { ApiError } from '../../http/sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { ChangeVnfpkgPlan } from '../../vims/contract.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { OperationDef, Params } from '../operation-def.ts';

@@ -1,6 +1,6 @@
 /** Helpers the operation definitions share: new VNFCs for counts, VNFC selection, request checks. */
 
-import { ApiError } from '../../http/sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { ExtVirtualLinkData, InstantiatePlan, NewVnfc } from '../../vims/contract.ts';
 import type { Flavour } from '../../vnfd/model/vnfd.ts';
 import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../instance-model.ts';

@@ -4,7 +4,7 @@
  * re-creates their storages too. A heal cannot be rolled back.
  */
 
-import { ApiError } from '../../http/sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { HealPlan } from '../../vims/contract.ts';
 import type { OperationDef, Params } from '../operation-def.ts';
 import { resolveVnfcInstanceIds } from './common.ts';

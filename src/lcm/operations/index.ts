@@ -1,5 +1,5 @@
 /** Every LCM operation type, by its SOL name: the table the API and the engine look up. */
-import type { Operation } from '../model.ts';
+import type { Operation } from '../../sol/lcm-operations.ts';
 import type { OperationDef } from '../operation-def.ts';
 import { changeExtConn } from './change-ext-conn.ts';
 import { changeFlavour } from './change-flavour.ts';

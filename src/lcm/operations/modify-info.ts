@@ -5,7 +5,7 @@
  * written before the end, so a rollback has nothing to undo.
  */
 
-import { ApiError } from '../../http/sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { VnfcInfo } from '../instance-model.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { ChangedInfo, StoredVimConnection } from '../model.ts';

@@ -1,6 +1,6 @@
 /** OPERATE: start or stop the VNF (or, SOL002, some of its VNFCs). Cannot be rolled back. */
 
-import { ApiError } from '../../http/sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { OperatePlan } from '../../vims/contract.ts';
 import type { OperationDef } from '../operation-def.ts';
 import { resolveVnfcInstanceIds } from './common.ts';

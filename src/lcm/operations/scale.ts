@@ -5,7 +5,7 @@
  * call. Only a pure scale-out can be rolled back (a removed VNFC cannot come back).
  */
 
-import { ApiError } from '../../http/sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { DriverResult, InfraDriver, OperationContext, ScalePlan } from '../../vims/contract.ts';
 import type { AcceptContext, OperationDef, PlanContext, Planned } from '../operation-def.ts';
 import { findFlavour, type ScaleSizing, sizeScale, sizeScaleToLevel } from '../sizing.ts';

@@ -1,5 +1,5 @@
 /** The headers of every call to a callback: JSON both ways and the API's Version (SOL013 §4.2.2). */
-import { type ApiName, currentVersion, findMajor } from '../../http/sol013/api-versions.ts';
+import { type ApiName, currentVersion, findMajor } from '../../sol/api-versions.ts';
 
 /** The current version of the API major the subscription belongs to, e.g. vnfpkgm v2 → 2.1.0. */
 export function apiVersion(api: string, major: string): string {

@@ -13,8 +13,8 @@
  */
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
-import { ApiError } from '../../http/sol013/problem.ts';
 import type { OutboundPolicy } from '../../net/address-policy.ts';
+import { ApiError } from '../../sol/problem.ts';
 import { checkOutboundUri } from './callback-uri.ts';
 import { stringEnum } from './schema-helpers.ts';
 

@@ -4,9 +4,10 @@
  * outbound-address policy (422 with the policy's reason), so that a subscriber cannot make Bosun
  * call internal services.
  */
-import { ApiError } from '../../http/sol013/problem.ts';
+
 import type { OutboundPolicy } from '../../net/address-policy.ts';
 import { OutboundLookupError, OutboundRefusedError } from '../../net/errors.ts';
+import { ApiError } from '../../sol/problem.ts';
 
 export async function checkOutboundUri(name: string, uri: string, policy: OutboundPolicy): Promise<URL> {
   let url: URL;

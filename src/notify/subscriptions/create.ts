@@ -4,9 +4,9 @@
  * (GET expecting 204, by the delivery engine) and the race-free insert.
  */
 import type { Config } from '../../config/load.ts';
-import { ApiError } from '../../http/sol013/problem.ts';
 import { OutboundPolicy } from '../../net/address-policy.ts';
 import type { SealedBox } from '../../security/sealed-box.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { Executor } from '../../store/db/transaction.ts';
 import { CallbackTestError, testCallback } from '../delivery/callback-test.ts';
 import {

@@ -5,7 +5,7 @@
  * express, the notification types, and whether the subscription carries a verbosity.
  */
 import type { TSchema } from '@sinclair/typebox';
-import type { ApiName } from '../../http/sol013/api-versions.ts';
+import type { ApiName } from '../../sol/api-versions.ts';
 
 export interface SubscriptionApi {
   api: ApiName;

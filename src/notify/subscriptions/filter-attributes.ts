@@ -4,7 +4,7 @@
  * leaf of the notifications filter as `filter/<path>` (arrays are transparent, enumerations keep
  * their values), e.g. `filter/vnfInstanceSubscriptionFilter/vnfProductsFromProviders/vnfProvider`.
  */
-import type { AttributeMap, AttributeSpec } from '../../http/sol013/attributes.ts';
+import type { AttributeMap, AttributeSpec } from '../../sol/attributes.ts';
 import { type SubscriptionApi, VERBOSITIES } from './definition.ts';
 
 interface JsonSchema {

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { visibleProject } from '../../http/auth/caller.ts';
 import { absoluteUrl } from '../../http/sol013/links.ts';
 import { listPage, listQuerySchema, sendPage } from '../../http/sol013/list-query.ts';
-import { ApiError } from '../../http/sol013/problem.ts';
+import { ApiError } from '../../sol/problem.ts';
 import { inTransaction } from '../../store/db/transaction.ts';
 import { deleteSubscription, getSubscription } from '../subscription-store.ts';
 import { type SubscriptionRequest, subscribe } from './create.ts';

@@ -1,5 +1,5 @@
 /** Input rules for OAuth 2.0 clients; every violation is an AuthClientError naming what is wrong. */
-import { ALL_SCOPES } from '../../http/auth/scopes.ts';
+import { ALL_SCOPES } from '../../sol/scopes.ts';
 
 export class AuthClientError extends Error {
   override name = 'AuthClientError';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { boundaryOf, multipartFile } from '../../../src/http/routes/vnfpkgm/multipart.ts';
 import { parseRange } from '../../../src/http/routes/vnfpkgm/range.ts';
-import type { ApiError } from '../../../src/http/sol013/problem.ts';
+import type { ApiError } from '../../../src/sol/problem.ts';
 
 const B = 'xYz-boundary';
 const FILE = Buffer.from(`PK\r\n--${B.slice(0, 5)} not the delimiter \r\n-- ${'z'.repeat(300)}\r\n`);

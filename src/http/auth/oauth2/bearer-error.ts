@@ -1,5 +1,5 @@
 /** RFC 6750 §3 answers for a missing or unusable access token: 401 with a Bearer challenge. */
-import { ApiError } from '../../sol013/problem.ts';
+import { ApiError } from '../../../sol/problem.ts';
 
 export const BEARER_REALM = 'Bearer realm="bosun"';
 

@@ -3,7 +3,7 @@
  * shape) with the OAuth `error` and `error_description` members added, so that OAuth client
  * libraries still find what they look for.
  */
-import { ApiError } from '../../sol013/problem.ts';
+import { ApiError } from '../../../sol/problem.ts';
 
 export type OAuthErrorCode =
   | 'invalid_request'

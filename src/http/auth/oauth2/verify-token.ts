@@ -11,7 +11,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
-import { ApiError } from '../../sol013/problem.ts';
+import { ApiError } from '../../../sol/problem.ts';
 import { invalidToken } from './bearer-error.ts';
 import type { ClientCheck } from './client-check.ts';
 import { ACCESS_TOKEN_TYP } from './issue-token.ts';

@@ -18,6 +18,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../../sol/problem.ts';
 import { SIM_CALL_KINDS } from '../../../vims/drivers/sim/calls.ts';
 import { addFault, clearFaults, listFaults, removeFault } from '../../../vims/drivers/sim/faults.ts';
 import { serverHealth } from '../../../vims/drivers/sim/health.ts';
@@ -36,7 +37,6 @@ import {
   listZones,
 } from '../../../vims/drivers/sim/inventory.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
-import { ApiError } from '../../sol013/problem.ts';
 
 const BASE = '/bosun/v1/sim';
 const sol013 = { access: 'admin' } as const;

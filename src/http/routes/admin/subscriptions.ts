@@ -20,11 +20,11 @@ import {
   subscriptionStatus,
   toStatus,
 } from '../../../notify/delivery/status.ts';
-import { API_NAMES } from '../../sol013/api-versions.ts';
-import type { AttributeMap } from '../../sol013/attributes.ts';
+import { API_NAMES } from '../../../sol/api-versions.ts';
+import type { AttributeMap } from '../../../sol/attributes.ts';
+import { ApiError } from '../../../sol/problem.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 import { type ListResource, listPage, listQuerySchema, sendPage } from '../../sol013/list-query.ts';
-import { ApiError } from '../../sol013/problem.ts';
 
 const BASE = '/bosun/v1/subscriptions';
 const ONE = `${BASE}/:subscriptionId`;

@@ -10,6 +10,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../../sol/problem.ts';
 import type { Executor } from '../../../store/db/transaction.ts';
 import {
   deleteVim,
@@ -22,7 +23,6 @@ import {
 } from '../../../vims/registry.ts';
 import { vimUsers } from '../../../vims/users.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
-import { ApiError } from '../../sol013/problem.ts';
 
 const BASE = '/bosun/v1/vims';
 const sol013 = { access: 'admin' } as const;

@@ -7,7 +7,7 @@ import type { VnfInstanceRecord } from '../../../lcm/model.ts';
 import type { Params } from '../../../lcm/operation-def.ts';
 import type { LcmService } from '../../../lcm/service.ts';
 import type { LcmStore } from '../../../lcm/store.ts';
-import type { AttributeMap } from '../../sol013/attributes.ts';
+import type { AttributeMap } from '../../../sol/attributes.ts';
 import type { ListResource } from '../../sol013/list-query.ts';
 import { instanceListOf, opOccListOf } from './lists.ts';
 import { type Task, tasksOf } from './tasks.ts';

@@ -8,9 +8,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OpOccRecord, VnfInstanceRecord } from '../../../lcm/model.ts';
 import type { LcmService } from '../../../lcm/service.ts';
 import type { LcmStore } from '../../../lcm/store.ts';
+import { ApiError } from '../../../sol/problem.ts';
 import { createVimAccess } from '../../../vims/access.ts';
 import { canSee } from '../../auth/caller.ts';
-import { ApiError } from '../../sol013/problem.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -7,10 +7,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Params } from '../../../lcm/operation-def.ts';
 import { type CreateRequest, createInstance, deleteInstance, startOperation } from '../../../lcm/service.ts';
+import { ApiError } from '../../../sol/problem.ts';
 import { checkIfMatch, etagOf, setEtag } from '../../sol013/etag.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 import { listPage, listQuerySchema, sendPage } from '../../sol013/list-query.ts';
-import { ApiError } from '../../sol013/problem.ts';
 import type { Sol013RouteConfig } from '../../sol013/route-config.ts';
 import type { LcmApi } from './api.ts';
 import { idParam, lcmService, loadInstance } from './context.ts';

@@ -6,12 +6,12 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { OpOccRecord, VnfInstanceRecord } from '../../../lcm/model.ts';
-import { OPERATION_STATES } from '../../../lcm/model.ts';
 import type { Params } from '../../../lcm/operation-def.ts';
 import { parseProgress } from '../../../lcm/progress.ts';
 import { instanceFromRow, type LcmStore, OP_OCC_LIST_COLUMNS, opOccFromRow } from '../../../lcm/store.ts';
+import type { AttributeMap } from '../../../sol/attributes.ts';
+import { OPERATION_STATES } from '../../../sol/lcm-operations.ts';
 import type { LcmOpOccsTable, VnfInstancesTable } from '../../../store/db/tables.ts';
-import type { AttributeMap } from '../../sol013/attributes.ts';
 import type { ListQuery, ListResource } from '../../sol013/list-query.ts';
 
 /** The three attributes of a ResourceHandle under `prefix`. */

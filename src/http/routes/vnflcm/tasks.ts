@@ -4,7 +4,8 @@
  * have that body (/vnflcm/v1, SOL003 v2.6.1, has no ChangeCurrentVnfPkgRequest, so no
  * change_vnfpkg route nor link).
  */
-import type { Operation, VnfInstanceRecord } from '../../../lcm/model.ts';
+import type { VnfInstanceRecord } from '../../../lcm/model.ts';
+import type { Operation } from '../../../sol/lcm-operations.ts';
 
 export interface Task {
   path: string;

@@ -8,9 +8,9 @@ import type { FastifyRequest } from 'fastify';
 import type { OpOccRecord, StoredVimConnection, VnfInstanceRecord } from '../../../lcm/model.ts';
 import type { Params } from '../../../lcm/operation-def.ts';
 import { OPERATION_DEFS } from '../../../lcm/operations/index.ts';
+import type { ProblemDetails } from '../../../sol/problem.ts';
 import { withoutSealed } from '../../../vims/request-info.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
-import type { ProblemDetails } from '../../sol013/problem.ts';
 import { TASK_LINKS, type Task } from './tasks.ts';
 
 type Link = { href: string };

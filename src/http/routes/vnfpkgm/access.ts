@@ -1,8 +1,8 @@
 /** Loading a package for a request: unknown ids, malformed ids and other projects' packages are all 404. */
 import type { FastifyRequest } from 'fastify';
 import { findPackage, type PackageRecord } from '../../../packages/package-record.ts';
+import { ApiError } from '../../../sol/problem.ts';
 import { canSee } from '../../auth/caller.ts';
-import { ApiError } from '../../sol013/problem.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

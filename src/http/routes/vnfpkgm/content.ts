@@ -10,9 +10,9 @@ import yazl from 'yazl';
 import type { PackageRecord } from '../../../packages/package-record.ts';
 import { packageBlobKey } from '../../../packages/package-record.ts';
 import { refusalOf } from '../../../packages/states.ts';
+import { ApiError } from '../../../sol/problem.ts';
 import type { PackageFiles } from '../../../vnfd/csar/package-files.ts';
 import { openZipPackage } from '../../../vnfd/csar/zip-reader.ts';
-import { ApiError } from '../../sol013/problem.ts';
 import { parseRange } from './range.ts';
 
 function requireOnboarded(record: PackageRecord): void {

@@ -6,8 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import { fromRow } from '../../../packages/package-record.ts';
 import { ONBOARDING_STATES, OPERATIONAL_STATES, USAGE_STATES } from '../../../packages/states.ts';
+import type { AttributeMap } from '../../../sol/attributes.ts';
 import type { VnfPackagesTable } from '../../../store/db/tables.ts';
-import type { AttributeMap } from '../../sol013/attributes.ts';
 import type { ListResource } from '../../sol013/list-query.ts';
 import { toV1, toV2, type VnfPkgInfoV1, type VnfPkgInfoV2 } from './views.ts';
 

@@ -3,7 +3,7 @@
  * file): yields the bytes of the first part that carries a file (a filename, or the name
  * "file"), without buffering the body. Other parts are skipped (bounded in size).
  */
-import { ApiError } from '../../sol013/problem.ts';
+import { ApiError } from '../../../sol/problem.ts';
 
 const MAX_HEADER_BYTES = 16 * 1024;
 const MAX_SKIPPED_PART_BYTES = 1024 * 1024;

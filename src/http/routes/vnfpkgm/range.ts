@@ -4,8 +4,9 @@
  * ranges are refused with 400 (as Tacker does). A malformed header or another unit is
  * ignored and the whole representation sent, as RFC 9110 allows.
  */
+
+import { ApiError } from '../../../sol/problem.ts';
 import type { ByteRange } from '../../../store/blobs/blob-store.ts';
-import { ApiError } from '../../sol013/problem.ts';
 
 const SINGLE = /^bytes=\s*(\d*)-(\d*)\s*$/;
 

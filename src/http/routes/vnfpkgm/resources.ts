@@ -11,9 +11,9 @@ import {
   type PackageModifications,
 } from '../../../packages/service.ts';
 import { OPERATIONAL_STATES } from '../../../packages/states.ts';
+import { ApiError } from '../../../sol/problem.ts';
 import { checkIfMatch, etagOf, setEtag } from '../../sol013/etag.ts';
 import { type ListResource, listPage, listQuerySchema, sendPage } from '../../sol013/list-query.ts';
-import { ApiError } from '../../sol013/problem.ts';
 import type { Sol013RouteConfig } from '../../sol013/route-config.ts';
 import { loadPackage, pkgId } from './access.ts';
 import { sendArtifact, sendManifest, sendPackageContent, sendVnfd } from './content.ts';

@@ -16,10 +16,10 @@ import {
 } from '../../../packages/onboarding.ts';
 import { packageBlobKey } from '../../../packages/package-record.ts';
 import { refusalOf } from '../../../packages/states.ts';
+import { ApiError } from '../../../sol/problem.ts';
 import { BlobTooLargeError } from '../../../store/blobs/blob-store.ts';
 import { isZipMagic, ZIP_MAGIC_LENGTH } from '../../../vnfd/csar/zip-magic.ts';
 import { mediaTypeOf } from '../../sol013/media-type.ts';
-import { ApiError } from '../../sol013/problem.ts';
 import { loadPackage, pkgId } from './access.ts';
 import { boundaryOf, multipartFile } from './multipart.ts';
 

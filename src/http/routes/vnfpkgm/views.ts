@@ -10,8 +10,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { PackageRecord } from '../../../packages/package-record.ts';
+import type { ProblemDetails } from '../../../sol/problem.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
-import type { ProblemDetails } from '../../sol013/problem.ts';
 
 type Link = { href: string };
 

@@ -2,8 +2,8 @@
  * Checks parsed filter terms against a resource's declared attributes: the attribute exists, the
  * operator suits its type, and each value is coerced to that type once, before any evaluation.
  */
-import type { AttributeMap, AttributeSpec, AttributeType } from '../attributes.ts';
-import { badRequest } from '../problem.ts';
+import type { AttributeMap, AttributeSpec, AttributeType } from '../../../sol/attributes.ts';
+import { badRequest } from '../../../sol/problem.ts';
 import { parseInstant } from './datetime.ts';
 import { type FilterOp, type FilterTerm, parseFilter } from './parse.ts';
 import { encodePath } from './path.ts';

@@ -9,7 +9,7 @@
  * - Absent or null is not equal: positive terms never match it, negative terms always do.
  * - Strings compare by Unicode code point (the order of SQLite BINARY and PostgreSQL COLLATE "C").
  */
-import type { AttributeType } from '../attributes.ts';
+import type { AttributeType } from '../../../sol/attributes.ts';
 import type { BoundFilter, BoundTerm, BoundValue } from './bind.ts';
 import { parseNumber } from './bind.ts';
 import { parseInstant } from './datetime.ts';

@@ -3,7 +3,7 @@
  * A hand-written single-pass scanner: linear in the input, and every error names the position
  * (1-based) and the term, so a client can fix the expression.
  */
-import { badRequest } from '../problem.ts';
+import { badRequest } from '../../../sol/problem.ts';
 import { decodePath } from './path.ts';
 
 export const SINGLE_VALUE_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'] as const;

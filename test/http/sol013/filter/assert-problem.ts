@@ -1,6 +1,6 @@
 /** Shared assertion for the SOL013 tests: `fn` throws a 400 ApiError whose detail has every fragment. */
 import assert from 'node:assert/strict';
-import { ApiError } from '../../../../src/http/sol013/problem.ts';
+import { ApiError } from '../../../../src/sol/problem.ts';
 
 export function assertBadRequest(fn: () => unknown, ...fragments: string[]): string {
   let detail = '';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AttributeMap } from '../../../../src/http/sol013/attributes.ts';
 import { bindFilter, compileFilter, parseFilter } from '../../../../src/http/sol013/filter/index.ts';
+import type { AttributeMap } from '../../../../src/sol/attributes.ts';
 import { assertBadRequest } from './assert-problem.ts';
 
 const attributes: AttributeMap = {

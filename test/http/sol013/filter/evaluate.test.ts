@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AttributeMap } from '../../../../src/http/sol013/attributes.ts';
 import { compileFilter, matchesFilter } from '../../../../src/http/sol013/filter/index.ts';
+import type { AttributeMap } from '../../../../src/sol/attributes.ts';
 
 const attributes: AttributeMap = {
   id: { type: 'uuid' },

@@ -11,7 +11,6 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import type { AttributeMap } from '../../../../src/http/sol013/attributes.ts';
 import {
   type BoundTerm,
   compileFilter,
@@ -21,6 +20,7 @@ import {
   type SqlDialect,
   splitFilter,
 } from '../../../../src/http/sol013/filter/index.ts';
+import type { AttributeMap } from '../../../../src/sol/attributes.ts';
 
 interface Row {
   id: string;

@@ -11,7 +11,7 @@
 import { packageByVnfdId } from '../../../../lcm/packages.ts';
 import { LCM_V1 } from '../../../../lcm/store.ts';
 import { engineRequestOf } from '../../../../lcm/v1-shapes.ts';
-import { ApiError } from '../../../sol013/problem.ts';
+import { ApiError } from '../../../../sol/problem.ts';
 import { lcmApi } from '../api.ts';
 import { INSTANCE_ATTRIBUTES_V1, OP_OCC_ATTRIBUTES_V1 } from './lists.ts';
 import { REQUESTS } from './requests/index.ts';

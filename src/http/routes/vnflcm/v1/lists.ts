@@ -2,8 +2,9 @@
  * The filterable attributes of the /vnflcm/v1 lists: the shared ones and SOL003 v2.6.1's own
  * (vimConnectionInfo entries, vnfPkgId, extVirtualLinkInfo; no vnfcInfo, zoneId or CHANGE_VNFPKG).
  */
-import { OPERATIONS } from '../../../../lcm/model.ts';
-import type { AttributeMap } from '../../../sol013/attributes.ts';
+
+import type { AttributeMap } from '../../../../sol/attributes.ts';
+import { OPERATIONS } from '../../../../sol/lcm-operations.ts';
 import { handle, INSTANCE_ATTRIBUTES, OP_OCC_ATTRIBUTES } from '../lists.ts';
 
 export const INSTANCE_ATTRIBUTES_V1: AttributeMap = {

@@ -1,6 +1,7 @@
 /** The filterable attributes of the /vnflcm/v2 lists: the shared ones and SOL003 v3.3.1's own. */
-import { OPERATIONS } from '../../../../lcm/model.ts';
-import type { AttributeMap } from '../../../sol013/attributes.ts';
+
+import type { AttributeMap } from '../../../../sol/attributes.ts';
+import { OPERATIONS } from '../../../../sol/lcm-operations.ts';
 import { change, INSTANCE_ATTRIBUTES, OP_OCC_ATTRIBUTES } from '../lists.ts';
 
 export const INSTANCE_ATTRIBUTES_V2: AttributeMap = {

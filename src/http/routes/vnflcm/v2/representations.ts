@@ -5,7 +5,7 @@
  * does not define (a credential, engine bookkeeping) fails validation.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
-import { OPERATION_STATES, OPERATIONS } from '../../../../lcm/model.ts';
+import { OPERATION_STATES, OPERATIONS } from '../../../../sol/lcm-operations.ts';
 
 const str = Type.String();
 const opt = <T extends TSchema>(s: T) => Type.Optional(s);
