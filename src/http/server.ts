@@ -6,13 +6,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
+import { DeliveryWorker } from '../jobs/delivery-worker.ts';
 import { OnboardingWorker } from '../jobs/onboarding-worker.ts';
 import { OpRunner } from '../jobs/op-runner.ts';
 import { PackageSweeper } from '../jobs/package-sweep.ts';
 import { createEngineDeps } from '../lcm/engine-factory.ts';
 import { createLogger } from '../logging.ts';
 import { linkBase } from '../notify/delivery/links.ts';
-import { DeliveryWorker } from '../notify/delivery/worker.ts';
 import { loadEncryptionKey } from '../security/encryption-key.ts';
 import { SealedBox } from '../security/sealed-box.ts';
 import { ServerKeys } from '../security/server-keys.ts';

@@ -3,15 +3,16 @@
  * call per state entered by an op occ, and the instance creation and deletion notices. Only the
  * subscribers of the instance's own API major hear about it (v2 instances live in v2 tables).
  */
+
+import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
+import type { Executor } from '../store/db/transaction.ts';
+import type { OpOccRecord, VnfInstanceRecord } from './model.ts';
 import {
   emitLcmOperationNotification,
   emitVnfIdentifierCreation,
   emitVnfIdentifierDeletion,
   type LcmResultDetails,
-} from '../notify/lcm-notifications.ts';
-import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
-import type { Executor } from '../store/db/transaction.ts';
-import type { OpOccRecord, VnfInstanceRecord } from './model.ts';
+} from './notifications.ts';
 import type { LcmMajor, LcmStore } from './store.ts';
 import { changedExtConnectivityV1, changedInfoV1, resourceChangesV1 } from './v1-shapes.ts';
 

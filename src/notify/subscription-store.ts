@@ -1,7 +1,7 @@
 /**
  * Subscriptions of every API, project-scoped: create (authentication sealed; duplicates refused
  * race-free through the dedup key's unique index), find a duplicate, get, delete. Lists go
- * through the SOL013 list engine (notify/subscriptions/list-resource.ts).
+ * through the SOL013 list engine (http/routes/subscriptions/list-resource.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { SealedBox } from '../security/sealed-box.ts';

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import type { ProblemDetails } from '../sol/problem.ts';
 import { openZipPackage } from '../vnfd/csar/zip-reader.ts';
-import type { ScannedZip } from '../vnfd/csar/zip-stream-scan.ts';
 import { readPackage } from '../vnfd/read-package.ts';
+import type { ScannedZip } from '../zip/zip-stream-scan.ts';
 import { failure, invalidPackage } from './failure.ts';
 import type { OnboardedFacts } from './onboarding.ts';
 import type { PackageFileIndex } from './package-record.ts';

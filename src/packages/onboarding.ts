@@ -11,7 +11,7 @@ import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import type { VnfPackagesTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
-import type { ScannedZip } from '../vnfd/csar/zip-stream-scan.ts';
+import type { ScannedZip } from '../zip/zip-stream-scan.ts';
 import { failure } from './failure.ts';
 import { nowIso, packageBlobKey } from './package-record.ts';
 

@@ -4,12 +4,12 @@
  * onboarding, LCM and the CLI read a package.
  */
 import { stat } from 'node:fs/promises';
+import type { ScannedZip } from '../zip/zip-stream-scan.ts';
 import type { CsarInfo } from './csar/csar-info.ts';
 import { openDirectoryPackage } from './csar/directory-reader.ts';
 import type { CsarLimits } from './csar/limits.ts';
 import { type ReadCsarOptions, readCsar } from './csar/read-csar.ts';
 import { openZipPackage } from './csar/zip-reader.ts';
-import type { ScannedZip } from './csar/zip-stream-scan.ts';
 import { applyStrictness, type Diagnostic, Diagnostics } from './diagnostics.ts';
 import { extractVnfd } from './model/extract.ts';
 import type { Vnfd } from './model/vnfd.ts';

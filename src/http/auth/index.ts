@@ -2,16 +2,9 @@
 import type { Config } from '../../config/load.ts';
 import type { ServerKeys } from '../../security/server-keys.ts';
 import type { Database } from '../../store/db/database.ts';
-import type { RouteRegistrar } from '../app.ts';
-import type { Authenticator } from './authenticator.ts';
 import { noAuthentication } from './none.ts';
 import { createOAuth2Auth } from './oauth2/index.ts';
-
-export interface AuthSetup {
-  authenticator: Authenticator;
-  /** Routes the mode serves itself (the token endpoint, JWKS). */
-  routes: RouteRegistrar;
-}
+import type { AuthSetup } from './setup.ts';
 
 export async function createAuth(config: Config, db: Database, keys: ServerKeys): Promise<AuthSetup> {
   if (config.auth.mode === 'none') return { authenticator: noAuthentication, routes: () => {} };

@@ -5,8 +5,8 @@
  * random access (zip) get a local file — the blob itself, or a cache rebuilt from the store.
  */
 import type { Readable } from 'node:stream';
-import type { HashAlgorithm } from '../../vnfd/csar/csar-info.ts';
-import type { ScannedZip, ZipScanOptions } from '../../vnfd/csar/zip-stream-scan.ts';
+import type { HashAlgorithm } from '../../sol/hash-algorithms.ts';
+import type { ScannedZip, ZipScanOptions } from '../../zip/zip-stream-scan.ts';
 
 export interface PutOptions {
   /** Refuse (BlobTooLargeError) and write nothing past this many bytes. */

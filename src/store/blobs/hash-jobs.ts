@@ -4,9 +4,8 @@
  * loop; large puts run the same work on a hashing thread (hash-thread.ts).
  */
 import { createHash, type Hash } from 'node:crypto';
-import type { HashAlgorithm } from '../../vnfd/csar/csar-info.ts';
-import { NODE_HASH_NAMES } from '../../vnfd/csar/digest-range.ts';
-import { type ScannedZip, type ZipScanOptions, ZipStreamScanner } from '../../vnfd/csar/zip-stream-scan.ts';
+import { type HashAlgorithm, NODE_HASH_NAMES } from '../../sol/hash-algorithms.ts';
+import { type ScannedZip, type ZipScanOptions, ZipStreamScanner } from '../../zip/zip-stream-scan.ts';
 
 export interface HashPlan {
   /** Digests of the whole content. */

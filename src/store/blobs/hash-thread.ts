@@ -9,8 +9,8 @@
  * arguments and globals, and the runtime's own type stripping leaves valid JavaScript in their
  * source.
  */
-import type { ZipScanOptions } from '../../vnfd/csar/zip-stream-scan.ts';
-import { defineZipStreamScanner } from '../../vnfd/csar/zip-stream-scan.ts';
+import type { ZipScanOptions } from '../../zip/zip-stream-scan.ts';
+import { defineZipStreamScanner } from '../../zip/zip-stream-scan.ts';
 import { type RingBuffers, ringReader } from './byte-ring.ts';
 
 export interface HashThreadData {

@@ -6,7 +6,7 @@
  * the event loop (correct, only slower), which bounds the threads and their memory.
  */
 import { Worker } from 'node:worker_threads';
-import { NODE_HASH_NAMES } from '../../vnfd/csar/digest-range.ts';
+import { NODE_HASH_NAMES } from '../../sol/hash-algorithms.ts';
 import { createRing, RingWriter } from './byte-ring.ts';
 import { HashJobs, type HashPlan, type HashResults } from './hash-jobs.ts';
 import { HASH_THREAD_SOURCE, type HashThreadData } from './hash-thread.ts';

@@ -3,9 +3,8 @@
  * the layout, TOSCA.meta, the manifest, the artifacts with their declared and verified hashes,
  * and the signature verdict.
  */
+import type { HashAlgorithm } from '../../sol/hash-algorithms.ts';
 import type { Diagnostic } from '../diagnostics.ts';
-
-export type HashAlgorithm = 'sha-224' | 'sha-256' | 'sha-384' | 'sha-512';
 
 export interface ToscaMeta {
   /** Every key of the first block (TOSCA-Meta-File-Version, CSAR-Version, Created-By, Entry-Definitions, ETSI-Entry-*, Other-Definitions…). */

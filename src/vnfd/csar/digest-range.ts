@@ -6,16 +6,9 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import type { HashAlgorithm } from './csar-info.ts';
+import { type HashAlgorithm, NODE_HASH_NAMES } from '../../sol/hash-algorithms.ts';
 
 const CHUNK = 2 ** 20;
-
-export const NODE_HASH_NAMES: Record<HashAlgorithm, string> = {
-  'sha-224': 'sha224',
-  'sha-256': 'sha256',
-  'sha-384': 'sha384',
-  'sha-512': 'sha512',
-};
 
 export interface RangeDigest {
   /** Lowercase hex. */

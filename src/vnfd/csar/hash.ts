@@ -4,8 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { HashAlgorithm } from './csar-info.ts';
-import { NODE_HASH_NAMES } from './digest-range.ts';
+import { type HashAlgorithm, NODE_HASH_NAMES } from '../../sol/hash-algorithms.ts';
 import type { PackageFiles } from './package-files.ts';
 
 /**

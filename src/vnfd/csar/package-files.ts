@@ -3,7 +3,7 @@
  * linted). Everything above the CSAR reader reads package content through this interface.
  */
 import type { Readable } from 'node:stream';
-import type { HashAlgorithm } from './csar-info.ts';
+import type { HashAlgorithm } from '../../sol/hash-algorithms.ts';
 
 export interface PackageFiles {
   /** Regular files, '/'-separated, without a leading './', sorted. No directories. */

@@ -5,8 +5,9 @@
  */
 
 import type * as pkijs from 'pkijs';
+import type { HashAlgorithm } from '../../sol/hash-algorithms.ts';
 import type { Diagnostics } from '../diagnostics.ts';
-import type { ArtifactEntry, HashAlgorithm, SignatureVerdict } from './csar-info.ts';
+import type { ArtifactEntry, SignatureVerdict } from './csar-info.ts';
 import { hashFile } from './hash.ts';
 import type { ParsedManifest } from './manifest.ts';
 import { type PackageFiles, PackageReadError } from './package-files.ts';

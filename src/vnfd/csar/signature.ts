@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { HashAlgorithm } from './csar-info.ts';
+import type { HashAlgorithm } from '../../sol/hash-algorithms.ts';
 import { findSignerCertificate, subjectOf, toArrayBuffer, validityProblem } from './trust.ts';
 
 export interface CmsVerdict {

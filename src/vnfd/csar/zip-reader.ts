@@ -17,8 +17,9 @@
 import { open as openFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import type { HashAlgorithm } from '../../sol/hash-algorithms.ts';
+import { type ScannedZip, scannedDigest } from '../../zip/zip-stream-scan.ts';
 import type { Diagnostic } from '../diagnostics.ts';
-import type { HashAlgorithm } from './csar-info.ts';
 import { digestRange } from './digest-range.ts';
 import type { OpenedPackage } from './directory-reader.ts';
 import { hashStream } from './hash.ts';
@@ -28,7 +29,6 @@ import { decodeText } from './text.ts';
 import { checkEntry } from './zip-entry-checks.ts';
 import { verifiedEntryStream } from './zip-entry-stream.ts';
 import { isZipMagic, ZIP_MAGIC_LENGTH } from './zip-magic.ts';
-import { type ScannedZip, scannedDigest } from './zip-stream-scan.ts';
 
 interface Indexed {
   entry: yauzl.Entry;

@@ -7,15 +7,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
+  emitLcmOperationNotification,
+  emitVnfIdentifierCreation,
+  emitVnfIdentifierDeletion,
+} from '../../../src/lcm/notifications.ts';
+import {
   emitAlarmCleared,
   emitAlarmListRebuilt,
   emitAlarmNotification,
 } from '../../../src/notify/fm-notifications.ts';
-import {
-  emitLcmOperationNotification,
-  emitVnfIdentifierCreation,
-  emitVnfIdentifierDeletion,
-} from '../../../src/notify/lcm-notifications.ts';
 import {
   emitPerformanceInformationAvailable,
   emitThresholdCrossed,

@@ -6,17 +6,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  alarmClearedNotification,
-  alarmListRebuiltNotification,
-  alarmNotification,
-} from '../../../src/notify/fm-notifications.ts';
-import {
   type LcmResultDetails,
   lcmOperationNotification,
   NOTIFICATION_STATUS,
   vnfIdentifierCreation,
   vnfIdentifierDeletion,
-} from '../../../src/notify/lcm-notifications.ts';
+} from '../../../src/lcm/notifications.ts';
+import {
+  alarmClearedNotification,
+  alarmListRebuiltNotification,
+  alarmNotification,
+} from '../../../src/notify/fm-notifications.ts';
 import type { SubscriptionTarget } from '../../../src/notify/outbox.ts';
 import { performanceInformationAvailable, thresholdCrossed } from '../../../src/notify/pm-notifications.ts';
 import { assertEtsiValid, etsiValidator, FM, LCM, PM } from './etsi-schemas.ts';

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
-import type { HashAlgorithm } from '../../../src/vnfd/csar/csar-info.ts';
+import type { HashAlgorithm } from '../../../src/sol/hash-algorithms.ts';
 import { openDirectoryPackage } from '../../../src/vnfd/csar/directory-reader.ts';
 import { hashFile, hashStream, normaliseAlgorithm } from '../../../src/vnfd/csar/hash.ts';
 import { PackageReadError } from '../../../src/vnfd/csar/package-files.ts';

@@ -7,7 +7,7 @@ import type { Config } from '../../../config/load.ts';
 import type { ServerKeys } from '../../../security/server-keys.ts';
 import { AuthClientStore } from '../../../store/auth-clients/store.ts';
 import type { Database } from '../../../store/db/database.ts';
-import type { AuthSetup } from '../index.ts';
+import type { AuthSetup } from '../setup.ts';
 import { createOAuth2Authenticator } from './authenticator.ts';
 import { clientCheck } from './client-check.ts';
 import { loadSigningKey } from './signing-key.ts';

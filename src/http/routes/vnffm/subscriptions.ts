@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { subscriptionApi } from '../../../notify/subscriptions/apis.ts';
-import { mountSubscriptionResource } from '../../../notify/subscriptions/routes.ts';
+import { mountSubscriptionResource } from '../subscriptions/resource.ts';
 
 export function mountFmSubscriptions(app: FastifyInstance): void {
   mountSubscriptionResource(app, subscriptionApi('vnffm', 'v1'));

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { subscriptionApi } from '../../../notify/subscriptions/apis.ts';
-import { mountSubscriptionResource } from '../../../notify/subscriptions/routes.ts';
+import { mountSubscriptionResource } from '../subscriptions/resource.ts';
 
 export function mountSubscriptions(app: FastifyInstance, major: 'v1' | 'v2'): void {
   mountSubscriptionResource(app, subscriptionApi('vnfpkgm', major));

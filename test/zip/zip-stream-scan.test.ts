@@ -13,11 +13,11 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import yazl from 'yazl';
-import type { HashAlgorithm } from '../../../src/vnfd/csar/csar-info.ts';
-import { openZipPackage } from '../../../src/vnfd/csar/zip-reader.ts';
-import { type ScannedZip, scannedDigest, ZipStreamScanner } from '../../../src/vnfd/csar/zip-stream-scan.ts';
-import { SAMPLES_DIR } from '../../support/samples.ts';
-import { rawZip } from '../../support/zip-fixtures.ts';
+import type { HashAlgorithm } from '../../src/sol/hash-algorithms.ts';
+import { openZipPackage } from '../../src/vnfd/csar/zip-reader.ts';
+import { type ScannedZip, scannedDigest, ZipStreamScanner } from '../../src/zip/zip-stream-scan.ts';
+import { SAMPLES_DIR } from '../support/samples.ts';
+import { rawZip } from '../support/zip-fixtures.ts';
 
 let dir: string;
 before(async () => {

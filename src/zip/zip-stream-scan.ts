@@ -21,7 +21,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { HashAlgorithm } from './csar-info.ts';
+import type { HashAlgorithm } from '../sol/hash-algorithms.ts';
 
 export interface ScannedEntry {
   /** Offset of the local file header (the central directory's relativeOffsetOfLocalHeader). */

@@ -7,17 +7,22 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Config } from '../../config/load.ts';
-import { PollLoop } from '../../jobs/poll-loop.ts';
-import { OutboundPolicy } from '../../net/address-policy.ts';
-import type { SealedBox } from '../../security/sealed-box.ts';
-import type { Database } from '../../store/db/database.ts';
-import { CallbackClient } from './callback-client.ts';
-import { HeldLease } from './lease.ts';
-import type { DeliveryMetrics } from './metrics.ts';
-import { claimSubscription, dueSubscriptions, releaseLease, sweepOrphanStates } from './queue.ts';
-import { runSession, type SessionDeps } from './session.ts';
-import { onDeliveryWake } from './signal.ts';
+import type { Config } from '../config/load.ts';
+import { OutboundPolicy } from '../net/address-policy.ts';
+import { CallbackClient } from '../notify/delivery/callback-client.ts';
+import { HeldLease } from '../notify/delivery/lease.ts';
+import type { DeliveryMetrics } from '../notify/delivery/metrics.ts';
+import {
+  claimSubscription,
+  dueSubscriptions,
+  releaseLease,
+  sweepOrphanStates,
+} from '../notify/delivery/queue.ts';
+import { runSession, type SessionDeps } from '../notify/delivery/session.ts';
+import { onDeliveryWake } from '../notify/delivery/signal.ts';
+import type { SealedBox } from '../security/sealed-box.ts';
+import type { Database } from '../store/db/database.ts';
+import { PollLoop } from './poll-loop.ts';
 
 /** After a wake, look once more this much later: the enqueuing transaction may not have committed yet. */
 const WAKE_SETTLE_MS = 50;

@@ -1,12 +1,16 @@
 /** A subscription resource as a SOL013 list: the project's subscriptions of one API major, by id. */
 import type { FastifyRequest } from 'fastify';
-import { absoluteUrl } from '../../http/sol013/links.ts';
-import type { ListResource } from '../../http/sol013/list-query.ts';
-import type { SubscriptionsTable } from '../../store/db/tables.ts';
-import { subscriptionFromRow } from '../subscription-store.ts';
-import type { SubscriptionApi } from './definition.ts';
-import { subscriptionAttributes } from './filter-attributes.ts';
-import { type SubscriptionView, subscriptionPath, subscriptionView } from './view.ts';
+import { subscriptionFromRow } from '../../../notify/subscription-store.ts';
+import type { SubscriptionApi } from '../../../notify/subscriptions/definition.ts';
+import { subscriptionAttributes } from '../../../notify/subscriptions/filter-attributes.ts';
+import {
+  type SubscriptionView,
+  subscriptionPath,
+  subscriptionView,
+} from '../../../notify/subscriptions/view.ts';
+import type { SubscriptionsTable } from '../../../store/db/tables.ts';
+import { absoluteUrl } from '../../sol013/links.ts';
+import type { ListResource } from '../../sol013/list-query.ts';
 
 export function subscriptionList(
   definition: SubscriptionApi,

@@ -5,18 +5,19 @@
  * the project; a /vnflcm/v1 subscriber gets the SOL003 v2.6.1 representation, a /vnflcm/v2 one
  * the v3.3.1 representation (with verbosity), each linking its own API major.
  */
-import { NOTIFICATION_STATUS } from '../lcm/op-states.ts';
-import type { Executor } from '../store/db/transaction.ts';
+
 import {
   type LcmNotificationType,
   type LcmOperationState,
   type LcmOperationType,
   type LifecycleChangeNotificationsFilter,
   matchesLcmFilter,
-} from './lcm-filter.ts';
-import { enqueueNotification, type PendingNotification, type SubscriptionTarget } from './outbox.ts';
-import { pendingNotification, subscriptionLink } from './subscriptions/pending.ts';
-import type { VnfInstanceFacts } from './vnf-instance-filter.ts';
+} from '../notify/lcm-filter.ts';
+import { enqueueNotification, type PendingNotification, type SubscriptionTarget } from '../notify/outbox.ts';
+import { pendingNotification, subscriptionLink } from '../notify/subscriptions/pending.ts';
+import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
+import type { Executor } from '../store/db/transaction.ts';
+import { NOTIFICATION_STATUS } from './op-states.ts';
 
 export const LCM_API = 'vnflcm';
 export type LcmMajor = 'v1' | 'v2';

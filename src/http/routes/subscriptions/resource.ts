@@ -7,17 +7,17 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { visibleProject } from '../../http/auth/caller.ts';
-import { absoluteUrl } from '../../http/sol013/links.ts';
-import { listPage, listQuerySchema, sendPage } from '../../http/sol013/list-query.ts';
-import { ApiError } from '../../sol/problem.ts';
-import { inTransaction } from '../../store/db/transaction.ts';
-import { deleteSubscription, getSubscription } from '../subscription-store.ts';
-import { type SubscriptionRequest, subscribe } from './create.ts';
-import type { SubscriptionApi } from './definition.ts';
+import { deleteSubscription, getSubscription } from '../../../notify/subscription-store.ts';
+import { type SubscriptionRequest, subscribe } from '../../../notify/subscriptions/create.ts';
+import type { SubscriptionApi } from '../../../notify/subscriptions/definition.ts';
+import { createBodySchema, representationSchema } from '../../../notify/subscriptions/schemas.ts';
+import { subscriptionPath, subscriptionView } from '../../../notify/subscriptions/view.ts';
+import { ApiError } from '../../../sol/problem.ts';
+import { inTransaction } from '../../../store/db/transaction.ts';
+import { visibleProject } from '../../auth/caller.ts';
+import { absoluteUrl } from '../../sol013/links.ts';
+import { listPage, listQuerySchema, sendPage } from '../../sol013/list-query.ts';
 import { subscriptionList } from './list-resource.ts';
-import { createBodySchema, representationSchema } from './schemas.ts';
-import { subscriptionPath, subscriptionView } from './view.ts';
 
 export function mountSubscriptionResource(app: FastifyInstance, definition: SubscriptionApi): void {
   const sol013 = { api: definition.api, major: definition.major };
