@@ -3,6 +3,7 @@
  * model's unit tests do not depend on the YAML loader's behaviour. Only the fields the model
  * reads are filled; everything else gets an empty default.
  */
+import { setOwn } from '../../../src/own-properties.ts';
 import type { CsarInfo } from '../../../src/vnfd/csar/csar-info.ts';
 import type {
   ArtifactDefinition,
@@ -143,7 +144,8 @@ export function template(spec: TemplateSpec): ServiceTemplate {
   let line = 10;
   const nodeTemplates: Record<string, NodeTemplate> = {};
   for (const [name, n] of Object.entries(spec.nodes ?? {})) {
-    nodeTemplates[name] = node(spec.file, name, n, line);
+    // Own keys whatever the name, as the loader builds them (__proto__ included).
+    setOwn(nodeTemplates, name, node(spec.file, name, n, line));
     line += 10;
   }
   const policies: PolicyTemplate[] = (spec.policies ?? []).map((p, i) => ({
