@@ -73,6 +73,14 @@ module.exports = {
       to: { path: CAPABILITIES, pathNot: '^src/notify/' },
     },
     {
+      name: 'packages-below-lcm',
+      comment:
+        'packages/ onboards and keeps VNF packages; the LCM and its tools read packages, not the reverse.',
+      severity: 'error',
+      from: { path: '^src/packages/' },
+      to: { path: '^src/(lcm|vims|drivers|grant)/' },
+    },
+    {
       name: 'vnfd-reads-packages-only',
       comment:
         'vnfd/ reads and checks a package from its bytes alone (no database, no network), so that ' +

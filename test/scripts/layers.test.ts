@@ -74,6 +74,10 @@ const BREAKS: [string, Record<string, string>][] = [
     { 'src/notify/filter.ts': importing('../lcm/model.ts'), 'src/lcm/model.ts': LEAF },
   ],
   [
+    'packages-below-lcm',
+    { 'src/packages/states.ts': importing('../lcm/model.ts'), 'src/lcm/model.ts': LEAF },
+  ],
+  [
     'vnfd-reads-packages-only',
     { 'src/vnfd/read.ts': importing('../store/db/database.ts'), 'src/store/db/database.ts': LEAF },
   ],
