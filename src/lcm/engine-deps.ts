@@ -9,30 +9,10 @@ import type { HookRunner } from '../drivers/mgmt/hook-runner.ts';
 import type { Nfvo } from '../grant/nfvo.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
-import type { InfraDriver, VimConnection } from '../vims/contract.ts';
-import type { StoredVimConnection } from './model.ts';
+import type { VimAccess } from '../vims/access.ts';
 
-export interface ResolvedVim {
-  /** Key of the connection in the instance's vimConnectionInfo. */
-  key: string;
-  /** The instance's vimConnectionInfo to store (no credentials in clear). */
-  stored: Record<string, StoredVimConnection>;
-  /** The connection with its credentials, for the driver (never persisted). */
-  connection: VimConnection;
-}
-
-export interface VimAccess {
-  /**
-   * The VIM an instance works with: the first entry of `stored` (its vimConnectionInfo, which
-   * references registered VIMs or carries sealed credentials), else the project's default VIM.
-   * Throws ApiError 422 when there is none.
-   */
-  resolve(project: string, stored: Record<string, StoredVimConnection>): Promise<ResolvedVim>;
-  /** Availability zone names of the VIM. */
-  zones(connection: VimConnection): Promise<string[]>;
-  /** The infra driver serving `vimType`; throws ApiError 422 when none does. */
-  driver(vimType: string): InfraDriver;
-}
+/** The VIM port is the VIM capability's (src/vims/access.ts); named here with the others. */
+export type { ResolvedVim, VimAccess } from '../vims/access.ts';
 
 export interface EngineDeps {
   config: Config;

@@ -6,26 +6,12 @@
 
 import type { Operation, OperationState } from '../sol/lcm-operations.ts';
 import type { ProblemDetails } from '../sol/problem.ts';
+import type { StoredVimConnection } from '../vims/connection-info.ts';
 import type { InstantiatedVnfInfo, ResourceChanges } from './instance-model.ts';
 
 export type InstantiationState = 'NOT_INSTANTIATED' | 'INSTANTIATED';
 
 export type CancelMode = 'GRACEFUL' | 'FORCEFUL';
-
-/**
- * One entry of an instance's vimConnectionInfo as stored: never credentials in clear. An entry
- * names a registered VIM (`vimId`) or carries its access info sealed (`sealedAccessInfo`).
- */
-export interface StoredVimConnection {
-  vimId?: string;
-  vimType: string;
-  interfaceInfo?: Record<string, unknown>;
-  extra?: Record<string, unknown>;
-  /** accessInfo given in a request for a VIM that is not registered, sealed with the SealedBox. */
-  sealedAccessInfo?: string;
-  /** Secret-looking interfaceInfo keys of a request (passwords, tokens, keys), sealed the same way. */
-  sealedInterfaceSecrets?: string;
-}
 
 export interface VnfInstanceRecord {
   id: string;

@@ -22,13 +22,19 @@ export interface VimConnectionInfoV1 extends VimConnectionInfoEntry {
 
 export type VimConnectionInfoMap = Record<string, VimConnectionInfoEntry>;
 
-/** An entry as an instance stores it: accessInfo only sealed (same shape as lcm/model.ts). */
+/**
+ * One entry of an instance's vimConnectionInfo as stored: never credentials in clear. An entry
+ * names a registered VIM (`vimId`) or carries its access info sealed (`sealedAccessInfo`).
+ */
 export interface StoredVimConnection {
   vimId?: string;
   vimType: string;
   interfaceInfo?: Record<string, unknown>;
   extra?: Record<string, unknown>;
+  /** accessInfo given in a request for a VIM that is not registered, sealed with the SealedBox. */
   sealedAccessInfo?: string;
+  /** Secret-looking interfaceInfo keys of a request (passwords, tokens, keys), sealed the same way. */
+  sealedInterfaceSecrets?: string;
 }
 
 /** interfaceInfo keys that hold secrets (never returned; sealed in the VIM registry). */

@@ -9,10 +9,10 @@
  * fails the writer with an error naming it, instead of leaving a reference to nothing.
  */
 
-import type { StoredVimConnection } from '../lcm/model.ts';
 import { ApiError } from '../sol/problem.ts';
 import type { DialectName } from '../store/db/database.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import type { StoredVimConnection } from './connection-info.ts';
 
 /** A VIM the operation resolved (or the instance names) is not registered when it is recorded. */
 export class VimVanished extends ApiError {

@@ -5,8 +5,8 @@
  * copy kept in operationParams; representations never show them.
  */
 
-import type { StoredVimConnection } from '../lcm/model.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
+import type { StoredVimConnection } from './connection-info.ts';
 import { splitSecrets } from './connection-info.ts';
 
 type RequestVim = {

@@ -6,9 +6,10 @@
  */
 
 import { ApiError } from '../../sol/problem.ts';
+import type { StoredVimConnection } from '../../vims/connection-info.ts';
 import type { VnfcInfo } from '../instance-model.ts';
 import { mergeRecord } from '../merge-patch.ts';
-import type { ChangedInfo, StoredVimConnection } from '../model.ts';
+import type { ChangedInfo } from '../model.ts';
 import type { OperationDef } from '../operation-def.ts';
 
 type VnfcModification = { id: string; vnfcConfigurableProperties: Record<string, unknown> };

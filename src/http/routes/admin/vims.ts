@@ -10,6 +10,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { vimUsers } from '../../../lcm/vim-users.ts';
 import { ApiError } from '../../../sol/problem.ts';
 import type { Executor } from '../../../store/db/transaction.ts';
 import {
@@ -21,7 +22,6 @@ import {
   VimNameTaken,
   type VimRecord,
 } from '../../../vims/registry.ts';
-import { vimUsers } from '../../../vims/users.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 
 const BASE = '/bosun/v1/vims';

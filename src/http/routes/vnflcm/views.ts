@@ -5,10 +5,11 @@
  * stored vimConnectionInfo reaches the shapes without its sealed parts.
  */
 import type { FastifyRequest } from 'fastify';
-import type { OpOccRecord, StoredVimConnection, VnfInstanceRecord } from '../../../lcm/model.ts';
+import type { OpOccRecord, VnfInstanceRecord } from '../../../lcm/model.ts';
 import type { Params } from '../../../lcm/operation-def.ts';
 import { OPERATION_DEFS } from '../../../lcm/operations/index.ts';
 import type { ProblemDetails } from '../../../sol/problem.ts';
+import type { StoredVimConnection } from '../../../vims/connection-info.ts';
 import { withoutSealed } from '../../../vims/request-info.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 import { TASK_LINKS, type Task } from './tasks.ts';

@@ -6,10 +6,10 @@
  * resources, so the VIM registry refuses it.
  */
 
-import type { StoredVimConnection } from '../lcm/model.ts';
-import { parseProgress } from '../lcm/progress.ts';
-import { LCM_STORES } from '../lcm/store.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import type { StoredVimConnection } from '../vims/connection-info.ts';
+import { parseProgress } from './progress.ts';
+import { LCM_STORES } from './store.ts';
 
 export interface VimUsers {
   count: number;
