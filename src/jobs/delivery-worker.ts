@@ -5,7 +5,6 @@
  * slot and never delays the others. Polls every worker.pollIntervalMs, wakes at once when this
  * process enqueues (signal.ts), and at the retry time of the subscriptions it put in back-off.
  */
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { OutboundPolicy } from '../net/address-policy.ts';
@@ -22,6 +21,7 @@ import { runSession, type SessionDeps } from '../notify/delivery/session.ts';
 import { onDeliveryWake } from '../notify/delivery/signal.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
+import { PROCESS_OWNER } from './owner.ts';
 import { PollLoop } from './poll-loop.ts';
 
 /** After a wake, look once more this much later: the enqueuing transaction may not have committed yet. */
@@ -41,7 +41,7 @@ export interface DeliveryWorkerDeps {
 }
 
 export class DeliveryWorker {
-  readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly owner = PROCESS_OWNER;
   readonly #deps: DeliveryWorkerDeps;
   readonly #client: CallbackClient;
   readonly #running = new Map<string, Promise<void>>();

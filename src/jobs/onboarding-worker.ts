@@ -5,7 +5,6 @@
  * runs again (up to MAX_ATTEMPTS). Polls at worker.pollIntervalMs, and wakes at once when
  * this process queues a job.
  */
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { readUploadedPackage } from '../packages/extract-facts.ts';
@@ -22,6 +21,8 @@ import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { downloadPackage, type UriSource } from './download-package.ts';
+import { HeldLease } from './lease.ts';
+import { PROCESS_OWNER } from './owner.ts';
 import { claimableJobs, claimJob, interruptedUploads } from './package-jobs.ts';
 import { PollLoop } from './poll-loop.ts';
 
@@ -37,7 +38,7 @@ export interface WorkerDeps {
 }
 
 export class OnboardingWorker {
-  readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly owner = PROCESS_OWNER;
   readonly #deps: WorkerDeps;
   readonly #running = new Map<string, Promise<void>>();
   readonly #loop: PollLoop;
@@ -90,10 +91,8 @@ export class OnboardingWorker {
   async #run(id: string): Promise<void> {
     const { db, blobs, logger, config, box } = this.#deps;
     const leaseMs = config.worker.leaseMs;
-    const heartbeat = setInterval(
-      () => renewLease(db.kysely, id, this.owner, leaseMs).catch(() => {}),
-      Math.max(100, Math.floor(leaseMs / 3)),
-    );
+    const hold = () => new HeldLease(leaseMs, () => renewLease(db.kysely, id, this.owner, leaseMs));
+    let lease = hold();
     const fail = (status: number, detail: string, extra: Record<string, unknown> = {}) =>
       failOnboarding(db, blobs, id, failure(status, detail, extra), this.owner);
     try {
@@ -126,10 +125,12 @@ export class OnboardingWorker {
           });
           return;
         }
+        lease.stop();
         if (!(await finishUpload(db.kysely, id, this.owner, put))) return;
         zipScan = put.zipScan;
         // finishUpload released the lease and queued the job: take it again to validate now.
         if (!(await claimJob(db, id, this.owner, leaseMs))) return;
+        lease = hold();
       } else if (row.onboarding_state !== 'PROCESSING') {
         return;
       }
@@ -146,7 +147,7 @@ export class OnboardingWorker {
       logger.error({ err, vnfPkgId: id }, 'package onboarding crashed');
       await fail(500, `Onboarding failed unexpectedly: ${(err as Error).message}`).catch(() => {});
     } finally {
-      clearInterval(heartbeat);
+      lease.stop();
     }
   }
 }

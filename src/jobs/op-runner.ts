@@ -6,7 +6,6 @@
  * worker that looks and ended as SOL003 asks after a VNFM restart: STARTING → ROLLED_BACK (nothing
  * was changed yet), PROCESSING and ROLLING_BACK → FAILED_TEMP, with an error saying so.
  */
-import { hostname } from 'node:os';
 import { runOpOcc } from '../lcm/engine.ts';
 import type { EngineDeps } from '../lcm/engine-deps.ts';
 import { ABANDONED_TO } from '../lcm/op-states.ts';
@@ -16,10 +15,12 @@ import { LCM_STORES, type LcmStore } from '../lcm/store.ts';
 import { transition } from '../lcm/transition.ts';
 import { onCancel, onWake } from '../lcm/wakeup.ts';
 import type { OperationState } from '../sol/lcm-operations.ts';
+import { HeldLease } from './lease.ts';
+import { PROCESS_OWNER } from './owner.ts';
 import { PollLoop } from './poll-loop.ts';
 
 export class OpRunner {
-  readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly owner = PROCESS_OWNER;
   readonly #deps: EngineDeps;
   readonly #stores: readonly LcmStore[];
   readonly #running = new Map<string, Promise<void>>();
@@ -114,23 +115,19 @@ export class OpRunner {
     const controller = new AbortController();
     const reasons = this.#reasons;
     this.#aborts.set(id, controller);
-    const heartbeat = setInterval(
-      () => {
-        store
-          .heartbeat(db.kysely, id, this.owner, leaseMs)
-          .then((state) => {
-            if (state === undefined) {
-              reasons.set(id, 'lease');
-              controller.abort(new Error('lease lost'));
-            } else if (state.cancelMode === 'FORCEFUL' && !reasons.has(id)) {
-              reasons.set(id, 'cancel');
-              controller.abort(new Error('cancelled'));
-            }
-          })
-          .catch(() => {});
-      },
-      Math.max(50, Math.floor(leaseMs / 3)),
-    );
+    // The heartbeat also reads whether a FORCEFUL cancel was asked for (on another replica too).
+    const lease = new HeldLease(leaseMs, async () => {
+      const state = await store.heartbeat(db.kysely, id, this.owner, leaseMs);
+      if (state?.cancelMode === 'FORCEFUL' && !reasons.has(id)) {
+        reasons.set(id, 'cancel');
+        controller.abort(new Error('cancelled'));
+      }
+      return state !== undefined;
+    });
+    lease.signal.addEventListener('abort', () => {
+      reasons.set(id, 'lease');
+      controller.abort(lease.signal.reason);
+    });
     try {
       await runOpOcc(this.#deps, store, id, this.owner, {
         signal: controller.signal,
@@ -140,7 +137,7 @@ export class OpRunner {
     } catch (err) {
       logger.error({ err, vnfLcmOpOccId: id }, 'LCM operation crashed');
     } finally {
-      clearInterval(heartbeat);
+      lease.stop();
       this.#aborts.delete(id);
       this.#reasons.delete(id);
     }

@@ -80,14 +80,15 @@ export async function queueUriUpload(
   });
 }
 
-/** Extends the lease of a job this process owns. */
-export async function renewLease(db: Executor, id: string, owner: string, leaseMs: number): Promise<void> {
-  await db
+/** Extends the lease of a job this process owns; false when it no longer owns it. */
+export async function renewLease(db: Executor, id: string, owner: string, leaseMs: number): Promise<boolean> {
+  const result = await db
     .updateTable('vnf_packages')
     .set({ lease_until: leaseUntil(leaseMs) })
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HeldLease } from '../../../jobs/lease.ts';
 import { failure, INTERRUPTED } from '../../../packages/failure.ts';
 import {
   beginUpload,
@@ -98,10 +99,7 @@ export async function uploadContent(request: FastifyRequest, reply: FastifyReply
   if (!(await beginUpload(db.kysely, current.id, owner, leaseMs))) {
     throw new ApiError(409, `VNF package ${current.id} is no longer CREATED: another upload started.`);
   }
-  const heartbeat = setInterval(
-    () => renewLease(db.kysely, current.id, owner, leaseMs).catch(() => {}),
-    Math.max(100, Math.floor(leaseMs / 3)),
-  );
+  const lease = new HeldLease(leaseMs, () => renewLease(db.kysely, current.id, owner, leaseMs));
   try {
     const put = await blobs.put(packageBlobKey(current.id), content, {
       maxBytes: limit,
@@ -128,7 +126,7 @@ export async function uploadContent(request: FastifyRequest, reply: FastifyReply
     }
     throw error;
   } finally {
-    clearInterval(heartbeat);
+    lease.stop();
   }
   onboarding.wake();
   return reply.code(202).send();
