@@ -9,13 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { readUploadedPackage } from '../packages/extract-facts.ts';
 import { failure, INTERRUPTED } from '../packages/failure.ts';
-import {
-  completeOnboarding,
-  failOnboarding,
-  finishUpload,
-  renewLease,
-  uploadedZipScan,
-} from '../packages/onboarding.ts';
+import { completeOnboarding, failOnboarding, finishUpload, uploadedZipScan } from '../packages/onboarding.ts';
 import { packageBlobKey } from '../packages/package-record.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
@@ -23,7 +17,12 @@ import type { Database } from '../store/db/database.ts';
 import { downloadPackage, type UriSource } from './download-package.ts';
 import { HeldLease } from './lease.ts';
 import { PROCESS_OWNER } from './owner.ts';
-import { claimableJobs, claimJob, interruptedUploads } from './package-jobs.ts';
+import {
+  claimablePackageJobs,
+  claimPackageJob,
+  interruptedUploads,
+  renewPackageLease,
+} from './package-jobs.ts';
 import { PollLoop } from './poll-loop.ts';
 
 const MAX_ATTEMPTS = 3;
@@ -78,8 +77,8 @@ export class OnboardingWorker {
     const free = CONCURRENCY - this.#running.size;
     if (free <= 0) return;
     const leaseMs = this.#deps.config.worker.leaseMs;
-    for (const id of await claimableJobs(db, free)) {
-      if (this.#running.has(id) || !(await claimJob(db, id, this.owner, leaseMs))) continue;
+    for (const id of await claimablePackageJobs(db, free)) {
+      if (this.#running.has(id) || !(await claimPackageJob(db, id, this.owner, leaseMs))) continue;
       const job = this.#run(id).finally(() => {
         this.#running.delete(id);
         this.wake();
@@ -91,7 +90,7 @@ export class OnboardingWorker {
   async #run(id: string): Promise<void> {
     const { db, blobs, logger, config, box } = this.#deps;
     const leaseMs = config.worker.leaseMs;
-    const hold = () => new HeldLease(leaseMs, () => renewLease(db.kysely, id, this.owner, leaseMs));
+    const hold = () => new HeldLease(leaseMs, () => renewPackageLease(db.kysely, id, this.owner, leaseMs));
     let lease = hold();
     const fail = (status: number, detail: string, extra: Record<string, unknown> = {}) =>
       failOnboarding(db, blobs, id, failure(status, detail, extra), this.owner);
@@ -129,7 +128,7 @@ export class OnboardingWorker {
         if (!(await finishUpload(db.kysely, id, this.owner, put))) return;
         zipScan = put.zipScan;
         // finishUpload released the lease and queued the job: take it again to validate now.
-        if (!(await claimJob(db, id, this.owner, leaseMs))) return;
+        if (!(await claimPackageJob(db, id, this.owner, leaseMs))) return;
         lease = hold();
       } else if (row.onboarding_state !== 'PROCESSING') {
         return;

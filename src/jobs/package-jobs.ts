@@ -1,60 +1,42 @@
 /**
- * Finding and claiming onboarding jobs. The package row is the job: a worker claims a queued
- * job, or one whose lease expired (its worker died), with one conditional UPDATE that works on
- * both databases; PostgreSQL first skips rows another worker has locked.
+ * The onboarding job queue: the package row is the job. A queued job, or a running one whose lease
+ * expired (its worker died), may be claimed: the job starts over, up to the worker's attempt
+ * limit. A streamed upload holds its lease in the uploading state.
  */
-import { sql } from 'kysely';
-import { leaseUntil } from '../packages/onboarding.ts';
 import type { Database } from '../store/db/database.ts';
+import type { Executor } from '../store/db/transaction.ts';
+import { claimableJobs, claimJob } from '../store/queue/claim.ts';
+import { renewJobLease } from '../store/queue/heartbeat.ts';
+import type { JobTable } from '../store/queue/table.ts';
+import { abandonedJobs } from '../store/queue/take-over.ts';
+
+export const PACKAGE_JOBS: JobTable = {
+  table: 'vnf_packages',
+  leasedStates: ['uploading', 'running'],
+  reclaimExpired: true,
+};
 
 /** Ids of jobs that may be claimed now. */
-export async function claimableJobs(db: Database, limit: number): Promise<string[]> {
-  const now = new Date().toISOString();
-  let query = db.kysely
-    .selectFrom('vnf_packages')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb('job_state', '=', 'queued'),
-        eb.and([eb('job_state', '=', 'running'), eb('lease_until', '<', now)]),
-      ]),
-    )
-    .orderBy('updated_at')
-    .limit(limit);
-  if (db.dialect === 'postgres') query = query.modifyEnd(sql`for update skip locked`);
-  return (await query.execute()).map((r) => r.id);
+export function claimablePackageJobs(db: Database, limit: number): Promise<string[]> {
+  return claimableJobs(db.kysely, PACKAGE_JOBS, limit, db.dialect === 'postgres');
 }
 
 /** Claims a job for `owner`; false when another worker got it first. */
-export async function claimJob(db: Database, id: string, owner: string, leaseMs: number): Promise<boolean> {
-  const now = new Date().toISOString();
-  const result = await db.kysely
-    .updateTable('vnf_packages')
-    .set((eb) => ({
-      job_state: 'running',
-      lease_owner: owner,
-      lease_until: leaseUntil(leaseMs),
-      attempts: eb('attempts', '+', 1),
-    }))
-    .where('id', '=', id)
-    .where((eb) =>
-      eb.or([
-        eb('job_state', '=', 'queued'),
-        eb.and([eb('job_state', '=', 'running'), eb('lease_until', '<', now)]),
-      ]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function claimPackageJob(db: Database, id: string, owner: string, leaseMs: number): Promise<boolean> {
+  return claimJob(db.kysely, PACKAGE_JOBS, id, owner, leaseMs);
+}
+
+/** Extends the lease on a package's upload or onboarding job; false when `owner` lost it. */
+export function renewPackageLease(
+  db: Executor,
+  id: string,
+  owner: string,
+  leaseMs: number,
+): Promise<boolean> {
+  return renewJobLease(db, PACKAGE_JOBS, id, owner, leaseMs);
 }
 
 /** Streamed uploads whose process stopped heartbeating: the body is gone for good. */
 export async function interruptedUploads(db: Database): Promise<string[]> {
-  const now = new Date().toISOString();
-  const rows = await db.kysely
-    .selectFrom('vnf_packages')
-    .select('id')
-    .where('job_state', '=', 'uploading')
-    .where('lease_until', '<', now)
-    .execute();
-  return rows.map((r) => r.id);
+  return (await abandonedJobs(db.kysely, PACKAGE_JOBS, 'uploading')).map((job) => job.id);
 }

@@ -7,10 +7,13 @@
  * Writes a worker makes are fenced by its lease (`lease_owner = owner`): a worker that lost its
  * lease (it stalled and another took the op occ over) changes nothing.
  */
-import { sql } from 'kysely';
 import type { Operation, OperationState } from '../sol/lcm-operations.ts';
 import type { LcmOpOccsTable, VnfInstancesTable } from '../store/db/tables.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import { claimableJobs, claimJob } from '../store/queue/claim.ts';
+import { renewJobLease } from '../store/queue/heartbeat.ts';
+import type { JobTable } from '../store/queue/table.ts';
+import { type AbandonedJob, abandonedJobs, takeOverJob } from '../store/queue/take-over.ts';
 import {
   type CancelMode,
   type InstantiationState,
@@ -178,18 +181,19 @@ function changeColumns(change: OpOccChange, now: string): Partial<LcmOpOccsTable
   return cols;
 }
 
-export const leaseUntil = (ms: number) => new Date(Date.now() + ms).toISOString();
-
 export class LcmStore {
   readonly major: LcmMajor;
   /** Table names (typed as v2's: every major's tables have the same columns). */
   readonly instances: 'vnf_instances_v2';
   readonly opOccs: 'vnf_lcm_op_occs_v2';
+  /** The op occ table as a job queue: the op occ row is its job. */
+  readonly jobs: JobTable;
 
   constructor(major: LcmMajor) {
     this.major = major;
     this.instances = `vnf_instances_${major}` as 'vnf_instances_v2';
     this.opOccs = `vnf_lcm_op_occs_${major}` as 'vnf_lcm_op_occs_v2';
+    this.jobs = { table: this.opOccs, leasedStates: ['running'], reclaimExpired: false };
   }
 
   // ------------------------------------------------------------------ instances
@@ -382,31 +386,13 @@ export class LcmStore {
 
   // ------------------------------------------------------------------ jobs
 
-  /** Op occs a worker may claim now: queued ones. */
-  async claimable(db: Executor, limit: number, skipLocked: boolean): Promise<string[]> {
-    let query = db
-      .selectFrom(this.opOccs)
-      .select('id')
-      .where('job_state', '=', 'queued')
-      .orderBy('updated_at')
-      .limit(limit);
-    if (skipLocked) query = query.modifyEnd(sql`for update skip locked`);
-    return (await query.execute()).map((r) => r.id);
+  /** Op occs a worker may claim now: queued ones (a running one whose lease expired is recovered, not re-run). */
+  claimable(db: Executor, limit: number, skipLocked: boolean): Promise<string[]> {
+    return claimableJobs(db, this.jobs, limit, skipLocked);
   }
 
-  async claim(db: Executor, id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const result = await db
-      .updateTable(this.opOccs)
-      .set((eb) => ({
-        job_state: 'running',
-        lease_owner: owner,
-        lease_until: leaseUntil(leaseMs),
-        attempts: eb('attempts', '+', 1),
-      }))
-      .where('id', '=', id)
-      .where('job_state', '=', 'queued')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  claim(db: Executor, id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return claimJob(db, this.jobs, id, owner, leaseMs);
   }
 
   /** Extends the lease; returns the cancel request (if any), or undefined when the lease is lost. */
@@ -416,14 +402,7 @@ export class LcmStore {
     owner: string,
     leaseMs: number,
   ): Promise<{ cancelMode?: CancelMode } | undefined> {
-    const result = await db
-      .updateTable(this.opOccs)
-      .set({ lease_until: leaseUntil(leaseMs) })
-      .where('id', '=', id)
-      .where('lease_owner', '=', owner)
-      .where('job_state', '=', 'running')
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    if (!(await renewJobLease(db, this.jobs, id, owner, leaseMs))) return undefined;
     const row = await db
       .selectFrom(this.opOccs)
       .select(['is_cancel_pending', 'cancel_mode'])
@@ -434,30 +413,13 @@ export class LcmStore {
   }
 
   /** Running op occs whose worker stopped heartbeating, with that worker and its lease end. */
-  async abandoned(db: Executor): Promise<{ id: string; owner: string; leaseUntil: string }[]> {
-    const rows = await db
-      .selectFrom(this.opOccs)
-      .select(['id', 'lease_owner', 'lease_until'])
-      .where('job_state', '=', 'running')
-      .where('lease_until', '<', nowIso())
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      owner: r.lease_owner ?? 'unknown',
-      leaseUntil: r.lease_until ?? '?',
-    }));
+  abandoned(db: Executor): Promise<AbandonedJob[]> {
+    return abandonedJobs(db, this.jobs, 'running');
   }
 
   /** Takes an abandoned op occ over for recovery (one taker only). */
-  async takeOver(db: Executor, id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const result = await db
-      .updateTable(this.opOccs)
-      .set({ lease_owner: owner, lease_until: leaseUntil(leaseMs) })
-      .where('id', '=', id)
-      .where('job_state', '=', 'running')
-      .where('lease_until', '<', nowIso())
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  takeOver(db: Executor, id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return takeOverJob(db, this.jobs, id, 'running', owner, leaseMs);
   }
 }
 

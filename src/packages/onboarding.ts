@@ -80,17 +80,6 @@ export async function queueUriUpload(
   });
 }
 
-/** Extends the lease of a job this process owns; false when it no longer owns it. */
-export async function renewLease(db: Executor, id: string, owner: string, leaseMs: number): Promise<boolean> {
-  const result = await db
-    .updateTable('vnf_packages')
-    .set({ lease_until: leaseUntil(leaseMs) })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
 /**
  * What the onboarding job keeps from the upload in the row's `upload_source` once the content
  * is stored: the digests of the zip's entries computed while it streamed, if any.

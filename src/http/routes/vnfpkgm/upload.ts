@@ -7,14 +7,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HeldLease } from '../../../jobs/lease.ts';
+import { renewPackageLease } from '../../../jobs/package-jobs.ts';
 import { failure, INTERRUPTED } from '../../../packages/failure.ts';
-import {
-  beginUpload,
-  failOnboarding,
-  finishUpload,
-  queueUriUpload,
-  renewLease,
-} from '../../../packages/onboarding.ts';
+import { beginUpload, failOnboarding, finishUpload, queueUriUpload } from '../../../packages/onboarding.ts';
 import { packageBlobKey } from '../../../packages/package-record.ts';
 import { refusalOf } from '../../../packages/states.ts';
 import { ApiError } from '../../../sol/problem.ts';
@@ -99,7 +94,7 @@ export async function uploadContent(request: FastifyRequest, reply: FastifyReply
   if (!(await beginUpload(db.kysely, current.id, owner, leaseMs))) {
     throw new ApiError(409, `VNF package ${current.id} is no longer CREATED: another upload started.`);
   }
-  const lease = new HeldLease(leaseMs, () => renewLease(db.kysely, current.id, owner, leaseMs));
+  const lease = new HeldLease(leaseMs, () => renewPackageLease(db.kysely, current.id, owner, leaseMs));
   try {
     const put = await blobs.put(packageBlobKey(current.id), content, {
       maxBytes: limit,

@@ -1,0 +1,62 @@
+/**
+ * Claiming jobs: the ids that may be claimed now (PostgreSQL skips rows another worker is
+ * claiming), then one conditional UPDATE per job, so that of several workers exactly one wins.
+ * A claim counts an attempt.
+ */
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Executor } from '../db/transaction.ts';
+import { type JobTable, leaseUntil, nowIso, queueOf } from './table.ts';
+
+type JobRows = ExpressionBuilder<{ job: { job_state: string | null; lease_until: string | null } }, 'job'>;
+
+/** Queued, or (where the queue allows it) running under a lease that expired. */
+function claimableNow(jobs: JobTable, now: string) {
+  return (eb: JobRows) =>
+    jobs.reclaimExpired
+      ? eb.or([
+          eb('job_state', '=', 'queued'),
+          eb.and([eb('job_state', '=', 'running'), eb('lease_until', '<', now)]),
+        ])
+      : eb('job_state', '=', 'queued');
+}
+
+/** Ids of up to `limit` jobs that may be claimed now, oldest change first. */
+export async function claimableJobs(
+  executor: Executor,
+  jobs: JobTable,
+  limit: number,
+  skipLocked: boolean,
+): Promise<string[]> {
+  const { db, table } = queueOf(executor, jobs);
+  let query = db
+    .selectFrom(table)
+    .select('id')
+    .where(claimableNow(jobs, nowIso()))
+    .orderBy('updated_at')
+    .limit(limit);
+  if (skipLocked) query = query.modifyEnd(sql`for update skip locked`);
+  return (await query.execute()).map((r) => r.id);
+}
+
+/** Claims job `id` for `owner`; false when another worker got it first. */
+export async function claimJob(
+  executor: Executor,
+  jobs: JobTable,
+  id: string,
+  owner: string,
+  leaseMs: number,
+): Promise<boolean> {
+  const { db, table } = queueOf(executor, jobs);
+  const result = await db
+    .updateTable(table)
+    .set((eb) => ({
+      job_state: 'running',
+      lease_owner: owner,
+      lease_until: leaseUntil(leaseMs),
+      attempts: eb('attempts', '+', 1),
+    }))
+    .where('id', '=', id)
+    .where(claimableNow(jobs, nowIso()))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
