@@ -12,7 +12,7 @@ import type {
   InstantiatedVnfInfo,
   VnfcResourceInfo,
   VnfVirtualLinkResourceInfo,
-} from '../lcm/instance-model.ts';
+} from '../sol/instance-model.ts';
 import type { NewVnfc } from '../vims/contract.ts';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
 import { placementConstraints, vimConstraints } from './placement.ts';

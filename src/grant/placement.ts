@@ -5,7 +5,7 @@
  * added and at least two resources in all, new ones by their grant id and existing VNFCs of its
  * target VDUs by their VIM resource id.
  */
-import type { VnfcResourceInfo } from '../lcm/instance-model.ts';
+import type { VnfcResourceInfo } from '../sol/instance-model.ts';
 import type { PlacementRule } from '../vnfd/model/vnfd.ts';
 import type {
   ConstraintResourceRef,

@@ -16,6 +16,7 @@ import {
 import { findHook, HookError } from '../drivers/mgmt/hook-runner.ts';
 import { buildGrantRequest } from '../grant/grant-request.ts';
 import type { Grant, GrantRequest } from '../grant/types.ts';
+import type { ResourceChanges } from '../sol/instance-model.ts';
 import { ApiError } from '../sol/problem.ts';
 import type { StoredVimConnection } from '../vims/connection-info.ts';
 import { splitSecrets } from '../vims/connection-info.ts';
@@ -26,7 +27,6 @@ import type { Flavour } from '../vnfd/model/vnfd.ts';
 import type { EngineDeps, ResolvedVim } from './engine-deps.ts';
 import { CancelledError, LeaseLost, problemOf } from './errors.ts';
 import { keepVnfcMetadata, vnfcAnswerProblem, withHookChanges } from './hook-changes.ts';
-import type { ResourceChanges } from './instance-model.ts';
 import type { CancelMode, OpOccRecord, VnfInstanceRecord } from './model.ts';
 import type { LcmPackage, OperationDef, Params, Planned } from './operation-def.ts';
 import { OPERATION_DEFS } from './operations/index.ts';

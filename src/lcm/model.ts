@@ -4,10 +4,10 @@
  * views trim and rename per major.
  */
 
+import type { InstantiatedVnfInfo, ResourceChanges } from '../sol/instance-model.ts';
 import type { Operation, OperationState } from '../sol/lcm-operations.ts';
 import type { ProblemDetails } from '../sol/problem.ts';
 import type { StoredVimConnection } from '../vims/connection-info.ts';
-import type { InstantiatedVnfInfo, ResourceChanges } from './instance-model.ts';
 
 export type InstantiationState = 'NOT_INSTANTIATED' | 'INSTANTIATED';
 

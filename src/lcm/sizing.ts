@@ -13,11 +13,11 @@
  * a level out of range (Tacker's status for these), 422 when the VNFD itself is inconsistent.
  */
 
+import type { InstantiatedVnfInfo, ScaleInfo } from '../sol/instance-model.ts';
 import { ApiError } from '../sol/problem.ts';
 import type { AspectChange } from '../vims/contract.ts';
 import { isUndefinedDelta } from '../vnfd/model/scaling.ts';
 import type { Flavour, InstantiationLevel, ScalingAspect, Vdu, Vnfd } from '../vnfd/model/vnfd.ts';
-import type { InstantiatedVnfInfo, ScaleInfo } from './instance-model.ts';
 
 export type VduCounts = Record<string, number>;
 

@@ -21,7 +21,6 @@
  * - extCpInfo is 1..N: an instance without external CPs leaves it out rather than show [].
  */
 
-import { ApiError } from '../sol/problem.ts';
 import type {
   AffectedVirtualLink,
   AffectedVirtualStorage,
@@ -30,7 +29,8 @@ import type {
   InstantiatedVnfInfo,
   ResourceChanges,
   VnfcResourceInfo,
-} from './instance-model.ts';
+} from '../sol/instance-model.ts';
+import { ApiError } from '../sol/problem.ts';
 import type { ChangedInfo } from './model.ts';
 import type { Params } from './operation-def.ts';
 

@@ -28,7 +28,7 @@ import type {
   ResourceChanges,
   ResourceHandle,
   ScaleInfo,
-} from '../lcm/instance-model.ts';
+} from '../sol/instance-model.ts';
 
 /** What every driver operation returns. */
 export interface DriverResult {

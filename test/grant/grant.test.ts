@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { buildGrantRequest, type GrantRequestInput } from '../../src/grant/grant-request.ts';
 import { LocalNfvo } from '../../src/grant/local-nfvo.ts';
 import { type GrantContext, GrantRefused } from '../../src/grant/nfvo.ts';
-import type { InstantiatedVnfInfo } from '../../src/lcm/instance-model.ts';
+import type { InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import type { NewVnfc } from '../../src/vims/contract.ts';
 import type { Flavour, PlacementRule } from '../../src/vnfd/model/vnfd.ts';
 import { flavourOf, MAIN_SAMPLE, newVnfc, sampleVnfd } from '../vims/plans.ts';

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { GrantRequest } from '../../src/grant/types.ts';
-import type { AffectedExtLinkPort, InstantiatedVnfInfo } from '../../src/lcm/instance-model.ts';
 import { LCM_V2 } from '../../src/lcm/store.ts';
+import type { AffectedExtLinkPort, InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import { lcmServer } from '../http/vnflcm/lcm-server.ts';
 import {
   createInstance,

@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { InstantiatedVnfInfo } from '../../src/lcm/instance-model.ts';
 import {
   countsAtScale,
   deltaBetween,
@@ -12,6 +11,7 @@ import {
   sizeScale,
   sizeScaleToLevel,
 } from '../../src/lcm/sizing.ts';
+import type { InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import { ApiError } from '../../src/sol/problem.ts';
 import type { Flavour, Vdu } from '../../src/vnfd/model/vnfd.ts';
 

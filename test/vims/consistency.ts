@@ -4,7 +4,7 @@
  * VNFC ↔ storages, vnfcInfo ↔ vnfcResourceInfo) points at a record that points back.
  */
 import assert from 'node:assert/strict';
-import type { InstantiatedVnfInfo } from '../../src/lcm/instance-model.ts';
+import type { InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import type { Flavour } from '../../src/vnfd/model/vnfd.ts';
 
 function unique(label: string, ids: string[]): void {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { InstantiatedVnfInfo } from '../../src/lcm/instance-model.ts';
+import type { InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import {
   type DriverResult,
   type InfraDriver,

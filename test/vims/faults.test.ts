@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/load.ts';
-import type { InstantiatedVnfInfo } from '../../src/lcm/instance-model.ts';
+import type { InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import { type Database, openDatabase } from '../../src/store/db/database.ts';
 import { migrate } from '../../src/store/db/migrate.ts';
 import { createSimDriver } from '../../src/vims/drivers/sim/driver.ts';

@@ -10,7 +10,7 @@
  * folder holding the artifact). The working folder is `/tmp`.
  */
 
-import type { InstantiatedVnfInfo, ResourceChanges } from '../../lcm/instance-model.ts';
+import type { InstantiatedVnfInfo, ResourceChanges } from '../../sol/instance-model.ts';
 import type { Flavour } from '../../vnfd/model/vnfd.ts';
 
 export const HOOK_CONTRACT_VERSION = '1.0';

@@ -1,7 +1,7 @@
 /** CHANGE_EXT_CONN: the VNF's external CPs re-connected to the given external VLs. */
 
+import type { InstantiatedVnfInfo } from '../../sol/instance-model.ts';
 import type { ChangeExtConnPlan, ExtVirtualLinkData } from '../../vims/contract.ts';
-import type { InstantiatedVnfInfo } from '../instance-model.ts';
 import type { OperationDef } from '../operation-def.ts';
 import { checkConnectivity, vnfExtCps } from './common.ts';
 

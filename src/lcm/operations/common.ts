@@ -1,9 +1,9 @@
 /** Helpers the operation definitions share: new VNFCs for counts, VNFC selection, request checks. */
 
+import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../../sol/instance-model.ts';
 import { ApiError } from '../../sol/problem.ts';
 import type { ExtVirtualLinkData, InstantiatePlan, NewVnfc } from '../../vims/contract.ts';
 import type { Flavour } from '../../vnfd/model/vnfd.ts';
-import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../instance-model.ts';
 import type { Params, PlanContext, Planned } from '../operation-def.ts';
 import type { LevelSizing, VduCounts } from '../sizing.ts';
 

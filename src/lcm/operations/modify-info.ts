@@ -5,9 +5,9 @@
  * written before the end, so a rollback has nothing to undo.
  */
 
+import type { VnfcInfo } from '../../sol/instance-model.ts';
 import { ApiError } from '../../sol/problem.ts';
 import type { StoredVimConnection } from '../../vims/connection-info.ts';
-import type { VnfcInfo } from '../instance-model.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { ChangedInfo } from '../model.ts';
 import type { OperationDef } from '../operation-def.ts';

@@ -22,7 +22,7 @@ import type {
   VnfcCpInfo,
   VnfcResourceInfo,
   VnfLinkPortInfo,
-} from '../../lcm/instance-model.ts';
+} from '../../sol/instance-model.ts';
 
 const index = <T extends { id: string }>(items: T[] | undefined) =>
   new Map((items ?? []).map((i) => [i.id, i]));

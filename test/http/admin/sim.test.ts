@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { InstantiatedVnfInfo } from '../../../src/lcm/instance-model.ts';
+import type { InstantiatedVnfInfo } from '../../../src/sol/instance-model.ts';
 import { InfraError } from '../../../src/vims/contract.ts';
 import { SIM_VIM_TYPE } from '../../../src/vims/drivers/sim/config.ts';
 import { createSimDriver } from '../../../src/vims/drivers/sim/driver.ts';

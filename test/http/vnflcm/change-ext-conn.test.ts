@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { InstantiatedVnfInfo } from '../../../src/lcm/instance-model.ts';
+import type { InstantiatedVnfInfo } from '../../../src/sol/instance-model.ts';
 import type { SimPortsTable } from '../../../src/store/db/tables.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';

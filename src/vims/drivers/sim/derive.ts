@@ -18,7 +18,7 @@ import type {
   VnfExtCpInfo,
   VnfLinkPortInfo,
   VnfVirtualLinkResourceInfo,
-} from '../../../lcm/instance-model.ts';
+} from '../../../sol/instance-model.ts';
 import type { SimPortsTable } from '../../../store/db/tables.ts';
 import { RESOURCE_TYPES, vnfcCpInfoId, vnfcInfoId } from './ids.ts';
 import { currentPorts, currentServers, currentVolumes, type InstanceState, newestFirst } from './state.ts';

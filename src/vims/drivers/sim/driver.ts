@@ -15,7 +15,7 @@
  *   only when servers are running; forceful ones do not wait.
  */
 
-import type { InstantiatedVnfInfo } from '../../../lcm/instance-model.ts';
+import type { InstantiatedVnfInfo } from '../../../sol/instance-model.ts';
 import type { Database } from '../../../store/db/database.ts';
 import type { Flavour, Vnfd } from '../../../vnfd/model/vnfd.ts';
 import {

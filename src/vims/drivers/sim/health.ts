@@ -4,7 +4,7 @@
  * the reason), MISSING when the server is gone.
  */
 
-import type { InstantiatedVnfInfo } from '../../../lcm/instance-model.ts';
+import type { InstantiatedVnfInfo } from '../../../sol/instance-model.ts';
 import type { Executor } from '../../../store/db/transaction.ts';
 import type { VnfcHealth } from '../../contract.ts';
 

@@ -4,7 +4,7 @@
  * `reconcile.ts` then makes the simulated VIM match it, so retries resume where they stopped.
  */
 
-import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../../../lcm/instance-model.ts';
+import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../../../sol/instance-model.ts';
 import type { Flavour, SoftwareImage, Vdu } from '../../../vnfd/model/vnfd.ts';
 import { type GrantedResources, InfraError, type NewVnfc } from '../../contract.ts';
 import type { CallScope } from './calls.ts';

@@ -3,7 +3,7 @@
  * and the servers, volumes, networks and ports tagged with the instance id.
  */
 
-import type { ScaleInfo } from '../../../lcm/instance-model.ts';
+import type { ScaleInfo } from '../../../sol/instance-model.ts';
 import type {
   SimNetworksTable,
   SimPortsTable,

@@ -4,8 +4,8 @@
  * (through the VIM view, which drops accessInfo and secret interfaceInfo keys).
  */
 
-import type { InstantiatedVnfInfo, ResourceChanges } from '../../../../lcm/instance-model.ts';
 import type { ChangedInfo } from '../../../../lcm/model.ts';
+import type { InstantiatedVnfInfo, ResourceChanges } from '../../../../sol/instance-model.ts';
 import { vimConnectionInfoView } from '../../../../vims/connection-info.ts';
 import type { Task } from '../tasks.ts';
 import { type LcmShapes, lcmViews } from '../views.ts';
