@@ -46,8 +46,8 @@ export interface AppContext {
   box: SealedBox;
   /** The VIM drivers, prepared at start (the LCM routes' and the VIM admin's). */
   vimDrivers: VimDriverTable;
-  /** Onboarding jobs: this process's lease-owner id, and a wake-up for the local worker (no-op without one). */
-  onboarding: { owner: string; wake(): void };
+  /** Onboarding jobs: a wake-up for the local worker (no-op without one). */
+  onboarding: { wake(): void };
 }
 
 declare module 'fastify' {

@@ -9,7 +9,6 @@ import type { Config } from '../config/load.ts';
 import { DeliveryWorker } from '../jobs/delivery-worker.ts';
 import { OnboardingWorker } from '../jobs/onboarding-worker.ts';
 import { OpRunner } from '../jobs/op-runner.ts';
-import { PROCESS_OWNER } from '../jobs/owner.ts';
 import { PackageSweeper } from '../jobs/package-sweep.ts';
 import { createEngineDeps } from '../lcm/engine-factory.ts';
 import { createLogger } from '../logging.ts';
@@ -89,7 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       role === 'api'
         ? undefined
         : new OpRunner(createEngineDeps({ config, db, box, blobs, logger, drivers: vimDrivers }));
-    const onboarding = worker ?? { owner: PROCESS_OWNER, wake() {} };
+    const onboarding = worker ?? { wake() {} };
     context = {
       config,
       db,

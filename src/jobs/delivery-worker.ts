@@ -21,7 +21,7 @@ import { runSession, type SessionDeps } from '../notify/delivery/session.ts';
 import { onDeliveryWake } from '../notify/delivery/signal.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
-import { PROCESS_OWNER } from './owner.ts';
+import { PROCESS_OWNER } from '../store/queue/owner.ts';
 import { PollLoop } from './poll-loop.ts';
 
 /** After a wake, look once more this much later: the enqueuing transaction may not have committed yet. */

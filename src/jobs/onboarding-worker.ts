@@ -9,20 +9,21 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { readUploadedPackage } from '../packages/extract-facts.ts';
 import { failure, INTERRUPTED } from '../packages/failure.ts';
-import { completeOnboarding, failOnboarding, finishUpload, uploadedZipScan } from '../packages/onboarding.ts';
+import {
+  completeOnboarding,
+  failOnboarding,
+  finishUpload,
+  renewPackageLease,
+  uploadedZipScan,
+} from '../packages/onboarding.ts';
 import { packageBlobKey } from '../packages/package-record.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
+import { HeldLease } from '../store/queue/lease.ts';
+import { PROCESS_OWNER } from '../store/queue/owner.ts';
 import { downloadPackage, type UriSource } from './download-package.ts';
-import { HeldLease } from './lease.ts';
-import { PROCESS_OWNER } from './owner.ts';
-import {
-  claimablePackageJobs,
-  claimPackageJob,
-  interruptedUploads,
-  renewPackageLease,
-} from './package-jobs.ts';
+import { claimablePackageJobs, claimPackageJob, interruptedUploads } from './package-jobs.ts';
 import { PollLoop } from './poll-loop.ts';
 
 const MAX_ATTEMPTS = 3;

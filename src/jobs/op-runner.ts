@@ -15,8 +15,8 @@ import { LCM_STORES, type LcmStore } from '../lcm/store.ts';
 import { transition } from '../lcm/transition.ts';
 import { onCancel, onWake } from '../lcm/wakeup.ts';
 import type { OperationState } from '../sol/lcm-operations.ts';
-import { HeldLease } from './lease.ts';
-import { PROCESS_OWNER } from './owner.ts';
+import { HeldLease } from '../store/queue/lease.ts';
+import { PROCESS_OWNER } from '../store/queue/owner.ts';
 import { PollLoop } from './poll-loop.ts';
 
 export class OpRunner {

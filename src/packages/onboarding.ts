@@ -11,6 +11,8 @@ import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import type { VnfPackagesTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
+import { renewJobLease } from '../store/queue/heartbeat.ts';
+import type { JobTable } from '../store/queue/table.ts';
 import type { ScannedZip } from '../zip/zip-stream-scan.ts';
 import { failure } from './failure.ts';
 import { nowIso, packageBlobKey } from './package-record.ts';
@@ -78,6 +80,27 @@ export async function queueUriUpload(
     onboarding_failure: null,
     upload_source: JSON.stringify({ kind: 'uri', ...source }),
   });
+}
+
+/**
+ * The package table as a job queue: the package row is its onboarding job. A running job whose
+ * lease expired (its worker died) may be claimed again: it starts over. A streamed upload holds
+ * its lease in the uploading state.
+ */
+export const PACKAGE_JOBS: JobTable = {
+  table: 'vnf_packages',
+  leasedStates: ['uploading', 'running'],
+  reclaimExpired: true,
+};
+
+/** Extends the lease on a package's upload or onboarding job; false when `owner` lost it. */
+export function renewPackageLease(
+  db: Executor,
+  id: string,
+  owner: string,
+  leaseMs: number,
+): Promise<boolean> {
+  return renewJobLease(db, PACKAGE_JOBS, id, owner, leaseMs);
 }
 
 /**

@@ -1,17 +1,15 @@
 /**
- * Uploading package content. PUT streams the body (raw zip, or the file part of a multipart
- * form) into the blob store while hashing, holding a lease on the package so that recovery can
- * tell a live upload from an interrupted one; then PROCESSING with the onboarding job queued.
- * upload_from_uri only queues the job: the worker downloads.
+ * Uploading package content. PUT checks the request (size, media type, zip magic) and hands the
+ * body (raw zip, or the file part of a multipart form) to packages/store-upload.ts, which streams
+ * it into the blob store under the package's lease; then PROCESSING with the onboarding job
+ * queued. upload_from_uri only queues the job: the worker downloads.
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HeldLease } from '../../../jobs/lease.ts';
-import { renewPackageLease } from '../../../jobs/package-jobs.ts';
 import { failure, INTERRUPTED } from '../../../packages/failure.ts';
-import { beginUpload, failOnboarding, finishUpload, queueUriUpload } from '../../../packages/onboarding.ts';
-import { packageBlobKey } from '../../../packages/package-record.ts';
+import { queueUriUpload } from '../../../packages/onboarding.ts';
 import { refusalOf } from '../../../packages/states.ts';
+import { storeUpload, UploadSupersededError } from '../../../packages/store-upload.ts';
 import { ApiError } from '../../../sol/problem.ts';
 import { BlobTooLargeError } from '../../../store/blobs/blob-store.ts';
 import { isZipMagic, ZIP_MAGIC_LENGTH } from '../../../vnfd/csar/zip-magic.ts';
@@ -89,39 +87,30 @@ export async function uploadContent(request: FastifyRequest, reply: FastifyReply
     throw err instanceof ApiError ? err : new ApiError(400, `The upload did not complete: ${err.message}`);
   });
   if (!isZipMagic(head)) throw notZip(head);
-  const owner = onboarding.owner;
-  const leaseMs = config.worker.leaseMs;
-  if (!(await beginUpload(db.kysely, current.id, owner, leaseMs))) {
-    throw new ApiError(409, `VNF package ${current.id} is no longer CREATED: another upload started.`);
-  }
-  const lease = new HeldLease(leaseMs, () => renewPackageLease(db.kysely, current.id, owner, leaseMs));
-  try {
-    const put = await blobs.put(packageBlobKey(current.id), content, {
-      maxBytes: limit,
-      digests: ['sha-512'],
-      // The entries' digests now, while the bytes stream by: onboarding then need not read a
-      // large image again to check it against the manifest.
-      zipScan: {},
-      sizeHint: Number.isFinite(declared) ? declared : undefined,
-    });
-    if (!(await finishUpload(db.kysely, current.id, owner, put))) {
-      throw new ApiError(409, `VNF package ${current.id} changed during the upload.`);
-    }
-  } catch (err) {
-    const error =
-      err instanceof BlobTooLargeError
-        ? tooLarge(limit)
-        : err instanceof ApiError
-          ? err
+  // How a failed upload is answered, and recorded on the package (back to CREATED).
+  const errorOf = (err: unknown): ApiError =>
+    err instanceof BlobTooLargeError
+      ? tooLarge(limit)
+      : err instanceof ApiError
+        ? err
+        : err instanceof UploadSupersededError
+          ? new ApiError(409, err.message)
           : new ApiError(400, `The upload did not complete: ${(err as Error).message}`);
+  const failureOf = (err: unknown) => {
+    const error = errorOf(err);
+    // A body that stopped coming is "interrupted"; a refusal keeps its own reason.
     const reason = error.status === 400 && !(err instanceof ApiError) ? INTERRUPTED : error.detail;
-    // Not failed here when the package was deleted meanwhile: drop what was written anyway.
-    if (!(await failOnboarding(db, blobs, current.id, failure(error.status, reason), owner))) {
-      await blobs.delete(packageBlobKey(current.id));
-    }
-    throw error;
-  } finally {
-    lease.stop();
+    return failure(error.status, reason);
+  };
+  const deps = { db, blobs, maxUploadBytes: limit, leaseMs: config.worker.leaseMs };
+  const sizeHint = Number.isFinite(declared) ? declared : undefined;
+  const stored = await storeUpload(deps, current.id, content, { sizeHint, failureOf }).catch(
+    (err: unknown) => {
+      throw errorOf(err);
+    },
+  );
+  if (!stored) {
+    throw new ApiError(409, `VNF package ${current.id} is no longer CREATED: another upload started.`);
   }
   onboarding.wake();
   return reply.code(202).send();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
-import { HeldLease } from '../../src/jobs/lease.ts';
+import { HeldLease } from '../../src/store/queue/lease.ts';
 
 const LEASE_MS = 3000;
 const BEAT_MS = LEASE_MS / 3;
