@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { OutboundPolicy } from '../net/address-policy.ts';
 import { CallbackClient } from '../notify/delivery/callback-client.ts';
-import { HeldLease } from '../notify/delivery/lease.ts';
+import { SubscriptionLease } from '../notify/delivery/lease.ts';
 import type { DeliveryMetrics } from '../notify/delivery/metrics.ts';
 import {
   claimSubscription,
@@ -121,7 +121,7 @@ export class DeliveryWorker {
 
   async #session(id: string): Promise<void> {
     const { db, config } = this.#deps;
-    const lease = new HeldLease(db, id, this.owner, config.worker.leaseMs);
+    const lease = new SubscriptionLease(db, id, this.owner, config.worker.leaseMs);
     const deps: SessionDeps = {
       ...this.#deps,
       client: this.#client,

@@ -1,48 +1,34 @@
 /**
- * A held subscription lease, heartbeated while a session delivers. Sending stops as soon as the
- * lease may have expired by this process's clock (a quarter of it before the database's expiry),
- * so that a worker that stalled never sends alongside the one that took over.
+ * A held subscription lease: the job lease (store/queue/lease.ts) heartbeated while a session
+ * delivers, plus a check by this process's clock. Sending stops as soon as the lease may have
+ * expired (a quarter of it before the database's expiry, counted from the last renewal that
+ * started), so that a worker that stalled never sends alongside the one that took over.
  */
 import type { Database } from '../../store/db/database.ts';
+import { HeldLease } from '../../store/queue/lease.ts';
 import { renewLease } from './queue.ts';
 
-export class HeldLease {
-  readonly #db: Database;
-  readonly #subscriptionId: string;
-  readonly #owner: string;
-  readonly #leaseMs: number;
-  readonly #timer: NodeJS.Timeout;
+export class SubscriptionLease {
+  readonly #held: HeldLease;
   #validUntil: number;
-  #lost = false;
 
   /** Call right after a successful claim. */
   constructor(db: Database, subscriptionId: string, owner: string, leaseMs: number) {
-    this.#db = db;
-    this.#subscriptionId = subscriptionId;
-    this.#owner = owner;
-    this.#leaseMs = leaseMs;
-    this.#validUntil = Date.now() + (leaseMs * 3) / 4;
-    this.#timer = setInterval(() => this.#renew(), Math.max(50, Math.floor(leaseMs / 4)));
+    const margin = (leaseMs * 3) / 4;
+    this.#validUntil = Date.now() + margin;
+    this.#held = new HeldLease(leaseMs, async () => {
+      const started = Date.now();
+      const held = await renewLease(db, subscriptionId, owner, leaseMs);
+      if (held) this.#validUntil = started + margin;
+      return held;
+    });
   }
 
   get valid(): boolean {
-    return !this.#lost && Date.now() < this.#validUntil;
-  }
-
-  async #renew(): Promise<void> {
-    const started = Date.now();
-    try {
-      if (await renewLease(this.#db, this.#subscriptionId, this.#owner, this.#leaseMs)) {
-        this.#validUntil = started + (this.#leaseMs * 3) / 4;
-      } else {
-        this.#lost = true;
-      }
-    } catch {
-      // The database did not answer: the lease runs out by itself if this goes on.
-    }
+    return !this.#held.lost && Date.now() < this.#validUntil;
   }
 
   stop(): void {
-    clearInterval(this.#timer);
+    this.#held.stop();
   }
 }

@@ -15,7 +15,7 @@ import { backoffDelay } from './backoff.ts';
 import { CallError } from './call-error.ts';
 import type { CallbackClient, Endpoint } from './callback-client.ts';
 import { callbackHeaders } from './headers.ts';
-import type { HeldLease } from './lease.ts';
+import type { SubscriptionLease } from './lease.ts';
 import { absolutizeLinks } from './links.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { dropSubscriptionQueue, nextBatch, type OutboxRow, recordDelivered, recordFailure } from './queue.ts';
@@ -56,7 +56,7 @@ interface Subscription {
 export async function runSession(
   deps: SessionDeps,
   subscriptionId: string,
-  lease: HeldLease,
+  lease: SubscriptionLease,
 ): Promise<SessionResult> {
   const { db, config } = deps;
   const subscription = await db.kysely
