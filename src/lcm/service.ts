@@ -13,7 +13,7 @@ import { ApiError } from '../sol/problem.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import { sealRequestVims } from '../vims/request-info.ts';
-import { appliedInstance } from './engine.ts';
+import { appliedInstance } from './applied.ts';
 import type { VimAccess } from './engine-deps.ts';
 import { type CancelMode, nowIso, type OpOccRecord, type VnfInstanceRecord } from './model.ts';
 import { notifyCreated, notifyDeleted, notifyOpOcc } from './notify.ts';

@@ -1,0 +1,99 @@
+/**
+ * The grant step: plans the operation, resolves the VIM it works with and asks the NFVO for the
+ * resources. Finishing it enters PROCESSING (a grant made again while PROCESSING is only recorded),
+ * holding the VIM in the same transaction. It has no compensation: a grant is not given back.
+ */
+import { randomUUID } from 'node:crypto';
+import { buildGrantRequest } from '../../grant/grant-request.ts';
+import { holdVims, VimVanished } from '../../vims/hold.ts';
+import { LeaseLost } from '../errors.ts';
+import type { GrantOutput } from '../progress.ts';
+import { defineStep } from '../saga/step.ts';
+import { transition } from '../transition.ts';
+import { additionalParams, flavourOf, type Run, storedVims } from './run.ts';
+
+async function grant(run: Run): Promise<GrantOutput> {
+  const { deps, instance, opOcc } = run;
+  const flavour = flavourOf(run);
+  if (!run.def.plan) throw new Error(`${opOcc.operation} has no plan to grant`);
+  const resolved = await deps.vims.resolve(instance.projectId, storedVims(run));
+  const planned = run.def.plan({
+    instance,
+    params: opOcc.operationParams,
+    pkg: run.pkg,
+    target: run.target,
+    flavour,
+    newId: randomUUID,
+  });
+  const request = buildGrantRequest({
+    vnfInstanceId: instance.id,
+    vnfLcmOpOccId: opOcc.id,
+    vnfdId: instance.vnfdId,
+    ...(run.target.vnfdId !== instance.vnfdId ? { dstVnfdId: run.target.vnfdId } : {}),
+    flavour,
+    operation: opOcc.operation,
+    isAutomaticInvocation: opOcc.isAutomaticInvocation,
+    instantiationLevelId: planned.instantiationLevelId,
+    current: instance.instantiatedVnfInfo,
+    delta: planned.delta,
+    additionalParams: additionalParams(run),
+    fallbackBestEffort: deps.config.lcm.placementFallbackBestEffort,
+    links: { vnfLcmOpOcc: run.links.opOcc(opOcc.id), vnfInstance: run.links.instance(instance.id) },
+  });
+  const existingZones: Record<string, string> = {};
+  for (const v of instance.instantiatedVnfInfo?.vnfcResourceInfo ?? []) {
+    const zone = v.zoneId ?? v.metadata?.zone;
+    if (typeof zone === 'string' && zone) existingZones[v.computeResource.resourceId] = zone;
+  }
+  const granted = await deps.nfvo.grant(request, {
+    project: instance.projectId,
+    vim: {
+      connectionId: resolved.key,
+      vimId: resolved.connection.vimId,
+      vimType: resolved.connection.vimType,
+    },
+    zones: await deps.vims.zones(resolved.connection),
+    existingZones,
+    flavour,
+    grantsPath: run.links.grants,
+  });
+  run.grantRequest = request;
+  run.grant = granted;
+  return { planned, vim: { key: resolved.key, stored: resolved.stored } };
+}
+
+/** The grant is in: record it and enter PROCESSING (a grant made again while PROCESSING is only recorded). */
+async function enterProcessing(run: Run): Promise<void> {
+  const starting = run.opOcc.operationState === 'STARTING';
+  const { db } = run.deps;
+  const stored = run.progress.outputs.grant?.vim.stored ?? {};
+  let done: Awaited<ReturnType<typeof transition>>;
+  try {
+    done = await transition(db, run.store, {
+      opOccId: run.opOcc.id,
+      from: [run.opOcc.operationState],
+      owner: run.owner,
+      change: {
+        ...(starting ? { operationState: 'PROCESSING' as const } : {}),
+        progress: run.progress,
+        grantId: run.grant?.id ?? null,
+        grantRequest: run.grantRequest ?? null,
+        grant: run.grant ?? null,
+      },
+      // The resolved VIM is recorded only while it is registered (a concurrent delete waits or wins).
+      also: (trx) => holdVims(trx, db.dialect, stored),
+    });
+  } catch (err) {
+    // Nothing was recorded: the grant step did not happen (a retry resolves the VIM again).
+    if (err instanceof VimVanished) {
+      delete run.progress.steps.grant;
+      delete run.progress.outputs.grant;
+    }
+    throw err;
+  }
+  if (!done) throw new LeaseLost();
+  run.opOcc = done.opOcc;
+  if (done.opOcc.isCancelPending) run.cancelMode = done.opOcc.cancelMode ?? 'GRACEFUL';
+}
+
+export const grantStep = defineStep<Run, 'grant'>({ name: 'grant', invoke: grant, record: enterProcessing });

@@ -1,0 +1,70 @@
+/**
+ * The infra step: the operation's VIM work through the infra driver of the granted VIM. Its
+ * compensation is the driver's rollback of what this op occ did (when the operation has one),
+ * recording what it undid.
+ */
+
+import type { Grant } from '../../grant/types.ts';
+import type { DriverResult, GrantedResources, InfraDriver, OperationContext } from '../../vims/contract.ts';
+import { defineStep } from '../saga/step.ts';
+import { additionalParams, flavourOf, type Run, vnfdOf } from './run.ts';
+
+function grantedResources(grant: Grant | undefined): GrantedResources {
+  const zoneOf: Record<string, string> = {};
+  for (const g of [...(grant?.addResources ?? []), ...(grant?.updateResources ?? [])]) {
+    if (g.zoneId) zoneOf[g.resourceDefinitionId] = g.zoneId;
+  }
+  const softwareImages: Record<string, string> = {};
+  for (const i of grant?.vimAssets?.softwareImages ?? [])
+    softwareImages[i.vnfdSoftwareImageId] = i.vimSoftwareImageId;
+  const computeFlavours: Record<string, string> = {};
+  for (const f of grant?.vimAssets?.computeResourceFlavours ?? [])
+    computeFlavours[f.vnfdVirtualComputeDescId] = f.vimFlavourId;
+  return {
+    grantId: grant?.id ?? '',
+    zones: (grant?.zones ?? []).map((z) => ({
+      id: z.id,
+      zoneId: z.zoneId,
+      vimConnectionId: z.vimConnectionId,
+    })),
+    zoneOf,
+    softwareImages,
+    computeFlavours,
+  };
+}
+
+/** The driver of the VIM the grant step resolved, and what it is told about the operation. */
+async function operationContext(run: Run): Promise<{ ctx: OperationContext; driver: InfraDriver }> {
+  const resolved = await run.deps.vims.resolve(
+    run.instance.projectId,
+    run.progress.outputs.grant?.vim.stored ?? {},
+  );
+  const ctx: OperationContext = {
+    vim: resolved.connection,
+    instanceId: run.instance.id,
+    opOccId: run.opOcc.id,
+    current: run.instance.instantiatedVnfInfo,
+    grant: grantedResources(run.grant),
+    signal: run.control.signal,
+    vnfd: vnfdOf(run),
+    flavourId: flavourOf(run).flavourId,
+    additionalParams: additionalParams(run),
+  };
+  return { ctx, driver: run.deps.vims.driver(resolved.connection.vimType) };
+}
+
+async function infra(run: Run): Promise<DriverResult> {
+  if (!run.def.infra) throw new Error(`${run.opOcc.operation} has no VIM work`);
+  const { ctx, driver } = await operationContext(run);
+  return run.def.infra(driver, ctx, run.progress.outputs.grant?.planned.driverPlan);
+}
+
+async function undo(run: Run): Promise<void> {
+  const decision = run.def.rollback(run.opOcc.operationParams, run.facts);
+  if (!('as' in decision)) return;
+  const { ctx, driver } = await operationContext(run);
+  const result = await driver.rollback(ctx, decision.as);
+  run.progress.outputs['rollback-infra'] = result.changes;
+}
+
+export const infraStep = defineStep<Run, 'infra'>({ name: 'infra', invoke: infra, compensate: undo });

@@ -1,0 +1,21 @@
+/**
+ * The rollback hooks, run once each around the compensations: `<op>_rollback_start` on the
+ * instance the failed operation left, `<op>_rollback_end` on the one the rollback restores. Their
+ * answer is not kept (a rolled back operation changes nothing).
+ */
+import type { SagaControl } from '../saga/runner.ts';
+import { StepFailed } from '../saga/runner.ts';
+import { runHook } from './hook.ts';
+import type { Run } from './run.ts';
+
+export async function rollbackHook(run: Run, which: 'start' | 'end', control: SagaControl): Promise<void> {
+  if (run.progress.rollbackHooks[which] === 'done') return;
+  try {
+    control.boundary();
+    await runHook(run, `${run.def.hook}_rollback_${which}`, `rollback-${which}`);
+    run.progress.rollbackHooks[which] = 'done';
+    await control.save();
+  } catch (err) {
+    throw new StepFailed(`rollback-${which}-hook`, err);
+  }
+}

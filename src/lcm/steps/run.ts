@@ -1,0 +1,73 @@
+/**
+ * What every step of an op occ sees: the op occ being run, the instance and packages it works on,
+ * the grant once made, and the engine's ports. Small readers of it that several steps share.
+ */
+import type { Grant, GrantRequest } from '../../grant/types.ts';
+import { ApiError } from '../../sol/problem.ts';
+import type { StoredVimConnection } from '../../vims/connection-info.ts';
+import { mergeVims } from '../../vims/request-info.ts';
+import { isRecord } from '../../vnfd/model/values.ts';
+import type { Flavour, Vnfd } from '../../vnfd/model/vnfd.ts';
+import type { EngineDeps } from '../engine-deps.ts';
+import type { LcmLinks } from '../links.ts';
+import type { CancelMode, OpOccRecord, VnfInstanceRecord } from '../model.ts';
+import type { LcmPackage, OperationDef, Params } from '../operation-def.ts';
+import type { Progress } from '../progress.ts';
+import type { LcmStore } from '../store.ts';
+
+/** What the runner tells the engine about the run: abort signal and why it fired. */
+export interface RunControl {
+  signal: AbortSignal;
+  /** 'lease' when the worker lost its lease (or gave up at shutdown), 'cancel' for a FORCEFUL cancel. */
+  abortReason(): 'lease' | 'cancel' | undefined;
+  /** The worker is shutting down: hand the op occ back to the queue at the next step boundary. */
+  stopping(): boolean;
+}
+
+export interface Run {
+  deps: EngineDeps;
+  store: LcmStore;
+  links: LcmLinks;
+  owner: string;
+  control: RunControl;
+  opOcc: OpOccRecord;
+  progress: Progress;
+  grantRequest?: GrantRequest;
+  grant?: Grant;
+  def: OperationDef;
+  instance: VnfInstanceRecord;
+  pkg: LcmPackage;
+  target: LcmPackage;
+  flavour?: Flavour;
+  facts: Params;
+  /** A cancel asked for, as last read from the op occ (every save reads it back). */
+  cancelMode?: CancelMode;
+}
+
+/** The flavour a granted operation works in (the engine refuses to start one without). */
+export function flavourOf(run: Run): Flavour {
+  if (!run.flavour)
+    throw new ApiError(422, `The operation ${run.opOcc.operation} names no flavour of the VNFD.`);
+  return run.flavour;
+}
+
+/** The VNFD the operation works with: the target's for CHANGE_VNFPKG, else the instance's. */
+export const vnfdOf = (run: Run): Vnfd =>
+  run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.vnfd : run.pkg.vnfd;
+
+/** The request's additionalParams (an object, as the API checked). */
+export function additionalParams(run: Run): Record<string, unknown> | undefined {
+  const params = run.opOcc.operationParams.additionalParams;
+  return isRecord(params) ? params : undefined;
+}
+
+/** The instance's VIM connections with those the request adds or removes. */
+export function storedVims(run: Run): Record<string, StoredVimConnection> {
+  return mergeVims(run.instance.vimConnectionInfo, requestedVims(run.facts));
+}
+
+/** The VIM connections the request named (kept with the accept facts). */
+export function requestedVims(facts: Params): Record<string, StoredVimConnection | null> | undefined {
+  const requested = facts.vimConnectionInfo;
+  return isRecord(requested) ? (requested as Record<string, StoredVimConnection | null>) : undefined;
+}
