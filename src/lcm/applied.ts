@@ -2,13 +2,11 @@
  * The instance an operation leaves behind (COMPLETED, or FAILED with its infra step done), from
  * what its steps recorded.
  */
-
 import { mergeVims } from '../vims/request-info.ts';
 import { keepVnfcMetadata } from './hook-changes.ts';
 import type { OpOccRecord, VnfInstanceRecord } from './model.ts';
 import type { LcmPackage, OperationDef } from './operation-def.ts';
 import type { Progress } from './progress.ts';
-import { requestedVims } from './steps/run.ts';
 
 export function appliedInstance(
   def: OperationDef,
@@ -19,8 +17,7 @@ export function appliedInstance(
 ) {
   const grantOut = progress.outputs.grant;
   const vimConnectionInfo =
-    grantOut?.vim.stored ??
-    mergeVims(instance.vimConnectionInfo, requestedVims(progress.outputs.accept ?? {}));
+    grantOut?.vim.stored ?? mergeVims(instance.vimConnectionInfo, progress.outputs.accept?.vimConnectionInfo);
   const applied = def.apply({
     instance,
     params: opOcc.operationParams,

@@ -6,7 +6,6 @@
  * retried (resuming at that step), rolled back or failed. Cancel is honoured at every step
  * boundary (and FORCEFUL aborts the step in flight through the signal).
  */
-import type { Grant, GrantRequest } from '../grant/types.ts';
 import type { ResourceChanges } from '../sol/instance-model.ts';
 import { ApiError } from '../sol/problem.ts';
 import { holdVims } from '../vims/hold.ts';
@@ -75,7 +74,7 @@ async function prepare(
   const pkg = await loadLcmPackage(db, instance.vnfPkgId);
   if (!pkg) throw new ApiError(422, `The VNF package ${instance.vnfPkgId} of the instance no longer exists.`);
   const facts = progress.outputs.accept ?? {};
-  const targetId = typeof facts.targetPkgId === 'string' ? facts.targetPkgId : undefined;
+  const targetId = facts.targetPkgId;
   const target = targetId ? await loadLcmPackage(db, targetId) : pkg;
   if (!target) throw new ApiError(422, `The target VNF package ${targetId} no longer exists.`);
   const requested = def.flavourParam ? opOcc.operationParams[def.flavourParam] : undefined;
@@ -96,9 +95,8 @@ async function prepare(
     control,
     opOcc,
     progress,
-    // Stored by the grant step from these very types (read back as JSON).
-    grantRequest: work.grantRequest as GrantRequest | undefined,
-    grant: work.grant as Grant | undefined,
+    grantRequest: work.grantRequest,
+    grant: work.grant,
     def,
     instance,
     pkg,

@@ -10,11 +10,25 @@ import type { Config } from '../config/load.ts';
 import type { ResourceDelta } from '../grant/grant-request.ts';
 import type { Operation } from '../sol/lcm-operations.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import type { StoredVimConnection } from '../vims/connection-info.ts';
 import type { DriverResult, InfraDriver, OperationContext, RollbackableOperation } from '../vims/contract.ts';
 import type { Flavour, Vnfd } from '../vnfd/model/vnfd.ts';
 import type { ChangedInfo, InstantiationState, VnfInstanceRecord } from './model.ts';
 
 export type Params = Record<string, unknown>;
+
+/**
+ * Facts found when a request is accepted that the engine keeps with the op occ (not shown to
+ * clients). A type rather than an interface so that it reads as a plain record too.
+ */
+export type AcceptFacts = {
+  /** The package the instance moves to (CHANGE_VNFPKG, MODIFY_INFO of vnfdId). */
+  targetPkgId?: string;
+  /** Whether a SCALE removes VNFCs. */
+  scalesIn?: boolean;
+  /** The VIM connections the request adds (null: removes), their credentials sealed. */
+  vimConnectionInfo?: Record<string, StoredVimConnection | null>;
+};
 
 /** A package as LCM needs it: identity, states, VNFD model. */
 export interface LcmPackage {
@@ -43,7 +57,7 @@ export interface Accepted {
   /** operationParams as stored (defaults filled in). */
   params: Params;
   /** Facts found at accept time that the engine keeps (not shown to clients), e.g. whether it scales in. */
-  facts?: Params;
+  facts?: AcceptFacts;
 }
 
 export interface PlanContext {
@@ -96,7 +110,7 @@ export interface OperationDef {
   /** The driver rollback this op occ needs, or why it cannot be rolled back. */
   rollback(
     params: Params,
-    facts: Params,
+    facts: AcceptFacts,
   ): { as: RollbackableOperation } | { none: true } | { refused: string };
   plan?(ctx: PlanContext): Planned;
   infra?(driver: InfraDriver, ctx: OperationContext, driverPlan: unknown): Promise<DriverResult>;

@@ -7,7 +7,7 @@ import type { HookOutput } from '../drivers/mgmt/hook-contract.ts';
 import type { ResourceChanges } from '../sol/instance-model.ts';
 import type { StoredVimConnection } from '../vims/connection-info.ts';
 import type { DriverResult } from '../vims/contract.ts';
-import type { Params, Planned } from './operation-def.ts';
+import type { AcceptFacts, Planned } from './operation-def.ts';
 
 export type StepStatus = 'started' | 'done';
 
@@ -30,7 +30,7 @@ export interface HookStepOutput {
  */
 export type StepOutputs = {
   /** Facts found when the request was accepted. */
-  accept?: Params;
+  accept?: AcceptFacts;
   grant?: GrantOutput;
   'start-hook'?: HookStepOutput;
   infra?: DriverResult;

@@ -18,7 +18,7 @@ import type { VimAccess } from './engine-deps.ts';
 import { type CancelMode, nowIso, type OpOccRecord, type VnfInstanceRecord } from './model.ts';
 import { notifyCreated, notifyDeleted, notifyOpOcc } from './notify.ts';
 import { taskRefusal } from './op-states.ts';
-import type { Params } from './operation-def.ts';
+import type { AcceptFacts, Params } from './operation-def.ts';
 import { OPERATION_DEFS } from './operations/index.ts';
 import { loadLcmPackage, packageByVnfdId, refreshUsage } from './packages.ts';
 import { notifyWorkers } from './pg-wakeup.ts';
@@ -167,7 +167,7 @@ export async function startOperation(
       request,
     );
     const params = { ...accepted.params };
-    const facts: Params = { ...(accepted.facts ?? {}) };
+    const facts: AcceptFacts = { ...(accepted.facts ?? {}) };
     const sealed = sealRequestVims(svc.box, params.vimConnectionInfo as never);
     if (sealed) {
       params.vimConnectionInfo = sealed.redacted;
@@ -257,7 +257,7 @@ async function requeue(svc: LcmService, id: string, change: OpOccChange): Promis
 export async function rollbackOpOcc(svc: LcmService, id: string): Promise<OpOccRecord> {
   const { opOcc, progress } = await loadForTask(svc, id, 'rollback');
   const def = OPERATION_DEFS[opOcc.operation];
-  const facts = (progress.outputs.accept as Params | undefined) ?? {};
+  const facts = progress.outputs.accept ?? {};
   const decision = def.rollback(opOcc.operationParams, facts);
   if ('refused' in decision) {
     throw new ApiError(
@@ -266,9 +266,7 @@ export async function rollbackOpOcc(svc: LcmService, id: string): Promise<OpOccR
     );
   }
   if ('as' in decision && svc.vims) {
-    const vim = (
-      progress.outputs.grant as { vim?: { stored: Record<string, { vimType: string }> } } | undefined
-    )?.vim;
+    const vim = progress.outputs.grant?.vim;
     const vimType = vim ? Object.values(vim.stored)[0]?.vimType : undefined;
     if (vimType) {
       const driver = svc.vims.driver(vimType);
@@ -290,8 +288,7 @@ export async function failOpOcc(svc: LcmService, id: string): Promise<OpOccRecor
   const instance = await svc.store.findInstance(svc.db.kysely, opOcc.vnfInstanceId);
   let kept: VnfInstanceRecord | undefined;
   if (instance && progress.steps.infra === 'done') {
-    const facts = (progress.outputs.accept as Params | undefined) ?? {};
-    const targetId = facts.targetPkgId as string | undefined;
+    const targetId = progress.outputs.accept?.targetPkgId;
     const target =
       (targetId ? await loadLcmPackage(svc.db.kysely, targetId) : undefined) ??
       (await loadLcmPackage(svc.db.kysely, instance.vnfPkgId));

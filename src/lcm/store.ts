@@ -7,6 +7,7 @@
  * Writes a worker makes are fenced by its lease (`lease_owner = owner`): a worker that lost its
  * lease (it stalled and another took the op occ over) changes nothing.
  */
+import type { Grant, GrantRequest } from '../grant/types.ts';
 import type { Operation, OperationState } from '../sol/lcm-operations.ts';
 import type { LcmOpOccsTable, VnfInstancesTable } from '../store/db/tables.ts';
 import type { Executor } from '../store/db/transaction.ts';
@@ -324,15 +325,15 @@ export class LcmStore {
     db: Executor,
     id: string,
   ): Promise<
-    { opOcc: OpOccRecord; progress: Progress; grantRequest?: unknown; grant?: unknown } | undefined
+    { opOcc: OpOccRecord; progress: Progress; grantRequest?: GrantRequest; grant?: Grant } | undefined
   > {
     const row = await db.selectFrom(this.opOccs).selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     return {
       opOcc: opOccFromRow(row),
       progress: parseProgress(row.progress),
-      grantRequest: json(row.grant_request),
-      grant: json(row.grant),
+      grantRequest: json<GrantRequest>(row.grant_request),
+      grant: json<Grant>(row.grant),
     };
   }
 

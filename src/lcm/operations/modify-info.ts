@@ -10,7 +10,7 @@ import { ApiError } from '../../sol/problem.ts';
 import type { StoredVimConnection } from '../../vims/connection-info.ts';
 import { mergeRecord } from '../merge-patch.ts';
 import type { ChangedInfo } from '../model.ts';
-import type { OperationDef } from '../operation-def.ts';
+import type { AcceptFacts, OperationDef } from '../operation-def.ts';
 
 type VnfcModification = { id: string; vnfcConfigurableProperties: Record<string, unknown> };
 
@@ -38,7 +38,7 @@ export const modifyInfo: OperationDef = {
         );
       }
     }
-    let facts: Record<string, unknown> = {};
+    let facts: AcceptFacts = {};
     if (typeof request.vnfdId === 'string' && request.vnfdId !== instance.vnfdId) {
       const target = await ctx.packageByVnfdId(request.vnfdId);
       if (target?.onboardingState !== 'ONBOARDED') {

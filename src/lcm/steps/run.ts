@@ -11,7 +11,7 @@ import type { Flavour, Vnfd } from '../../vnfd/model/vnfd.ts';
 import type { EngineDeps } from '../engine-deps.ts';
 import type { LcmLinks } from '../links.ts';
 import type { CancelMode, OpOccRecord, VnfInstanceRecord } from '../model.ts';
-import type { LcmPackage, OperationDef, Params } from '../operation-def.ts';
+import type { AcceptFacts, LcmPackage, OperationDef } from '../operation-def.ts';
 import type { Progress } from '../progress.ts';
 import type { LcmStore } from '../store.ts';
 
@@ -39,7 +39,7 @@ export interface Run {
   pkg: LcmPackage;
   target: LcmPackage;
   flavour?: Flavour;
-  facts: Params;
+  facts: AcceptFacts;
   /** A cancel asked for, as last read from the op occ (every save reads it back). */
   cancelMode?: CancelMode;
 }
@@ -63,11 +63,5 @@ export function additionalParams(run: Run): Record<string, unknown> | undefined 
 
 /** The instance's VIM connections with those the request adds or removes. */
 export function storedVims(run: Run): Record<string, StoredVimConnection> {
-  return mergeVims(run.instance.vimConnectionInfo, requestedVims(run.facts));
-}
-
-/** The VIM connections the request named (kept with the accept facts). */
-export function requestedVims(facts: Params): Record<string, StoredVimConnection | null> | undefined {
-  const requested = facts.vimConnectionInfo;
-  return isRecord(requested) ? (requested as Record<string, StoredVimConnection | null>) : undefined;
+  return mergeVims(run.instance.vimConnectionInfo, run.facts.vimConnectionInfo);
 }
