@@ -24,7 +24,7 @@ import { HeldLease } from '../store/queue/lease.ts';
 import { PROCESS_OWNER } from '../store/queue/owner.ts';
 import { downloadPackage, type UriSource } from './download-package.ts';
 import { claimablePackageJobs, claimPackageJob, interruptedUploads } from './package-jobs.ts';
-import { PollLoop } from './poll-loop.ts';
+import { JobRunner } from './runner.ts';
 
 const MAX_ATTEMPTS = 3;
 const CONCURRENCY = 4;
@@ -40,52 +40,46 @@ export interface WorkerDeps {
 export class OnboardingWorker {
   readonly owner = PROCESS_OWNER;
   readonly #deps: WorkerDeps;
-  readonly #running = new Map<string, Promise<void>>();
-  readonly #loop: PollLoop;
+  readonly #runner: JobRunner;
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
-    this.#loop = new PollLoop({
-      tick: () => this.#tick(),
-      intervalMs: deps.config.worker.pollIntervalMs,
-      logger: deps.logger,
-      failure: 'onboarding worker poll failed',
-    });
+    const { db, blobs, logger, config } = deps;
+    const leaseMs = config.worker.leaseMs;
+    this.#runner = new JobRunner(
+      {
+        recover: async () => {
+          for (const id of await interruptedUploads(db)) {
+            if (await failOnboarding(db, blobs, id, failure(500, INTERRUPTED))) {
+              logger.warn({ vnfPkgId: id }, 'package upload interrupted: back to CREATED');
+            }
+          }
+        },
+        claimable: (limit) => claimablePackageJobs(db, limit),
+        claim: (id) => claimPackageJob(db, id, this.owner, leaseMs),
+        run: (id) => this.#run(id),
+      },
+      {
+        concurrency: CONCURRENCY,
+        intervalMs: config.worker.pollIntervalMs,
+        logger,
+        name: 'onboarding worker',
+      },
+    );
   }
 
   start(): void {
-    this.#loop.start();
+    this.#runner.start();
   }
 
   /** Looks for work now (after a job was queued in this process). */
   wake(): void {
-    this.#loop.wake();
+    this.#runner.wake();
   }
 
   /** Stops claiming, and waits for the jobs in progress. */
   async stop(): Promise<void> {
-    await this.#loop.stop();
-    await Promise.allSettled(this.#running.values());
-  }
-
-  async #tick(): Promise<void> {
-    const { db, blobs, logger } = this.#deps;
-    for (const id of await interruptedUploads(db)) {
-      if (await failOnboarding(db, blobs, id, failure(500, INTERRUPTED))) {
-        logger.warn({ vnfPkgId: id }, 'package upload interrupted: back to CREATED');
-      }
-    }
-    const free = CONCURRENCY - this.#running.size;
-    if (free <= 0) return;
-    const leaseMs = this.#deps.config.worker.leaseMs;
-    for (const id of await claimablePackageJobs(db, free)) {
-      if (this.#running.has(id) || !(await claimPackageJob(db, id, this.owner, leaseMs))) continue;
-      const job = this.#run(id).finally(() => {
-        this.#running.delete(id);
-        this.wake();
-      });
-      this.#running.set(id, job);
-    }
+    await this.#runner.stop();
   }
 
   async #run(id: string): Promise<void> {
