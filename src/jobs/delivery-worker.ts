@@ -22,7 +22,7 @@ import { onDeliveryWake } from '../notify/delivery/signal.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
 import { PROCESS_OWNER } from '../store/queue/owner.ts';
-import { PollLoop } from './poll-loop.ts';
+import { JobRunner } from './runner.ts';
 
 /** After a wake, look once more this much later: the enqueuing transaction may not have committed yet. */
 const WAKE_SETTLE_MS = 50;
@@ -44,9 +44,8 @@ export class DeliveryWorker {
   readonly owner = PROCESS_OWNER;
   readonly #deps: DeliveryWorkerDeps;
   readonly #client: CallbackClient;
-  readonly #running = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
-  readonly #loop: PollLoop;
+  readonly #runner: JobRunner;
   #settleTimer: NodeJS.Timeout | undefined;
   #retryTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   #retries: number[] = [];
@@ -59,12 +58,24 @@ export class DeliveryWorker {
       OutboundPolicy.fromConfig(deps.config),
       deps.config.notify.requestTimeoutMs,
     );
-    this.#loop = new PollLoop({
-      tick: () => this.#tick(),
-      intervalMs: deps.config.worker.pollIntervalMs,
-      logger: deps.logger,
-      failure: 'notification delivery poll failed',
-    });
+    const { db, config, logger } = deps;
+    this.#runner = new JobRunner(
+      {
+        recover: () => this.#sweep(),
+        claimable: (limit) => dueSubscriptions(db, limit),
+        claim: (id) => claimSubscription(db, id, this.owner, config.worker.leaseMs),
+        run: (id) =>
+          this.#session(id).catch((err) =>
+            logger.error({ err, subscriptionId: id }, 'notification delivery session failed'),
+          ),
+      },
+      {
+        concurrency: config.notify.concurrency,
+        intervalMs: config.worker.pollIntervalMs,
+        logger,
+        name: 'notification delivery',
+      },
+    );
   }
 
   start(): void {
@@ -75,48 +86,32 @@ export class DeliveryWorker {
         this.wake();
       }, WAKE_SETTLE_MS);
     });
-    this.#loop.start();
+    this.#runner.start();
   }
 
   /** Looks for work now. */
   wake(): void {
-    this.#loop.wake();
+    this.#runner.wake();
   }
 
   /** Stops claiming; sessions stop after their current call (abandoned after a grace period). */
   async stop(): Promise<void> {
-    // Stops claiming now; the look in progress is awaited once the timers are cleared.
-    const polling = this.#loop.stop();
+    // Stops claiming now; the sessions in progress are awaited once the timers are cleared.
+    const stopping = this.#runner.stop();
     this.#unsubscribe?.();
     clearTimeout(this.#settleTimer);
     clearTimeout(this.#retryTimer?.timer);
-    await polling;
     const grace = setTimeout(() => this.#abort.abort(), STOP_GRACE_MS);
-    await Promise.allSettled(this.#running.values());
+    await stopping;
     clearTimeout(grace);
     this.#client.close();
   }
 
-  async #tick(): Promise<void> {
-    const { db, config, logger } = this.#deps;
-    if (Date.now() - this.#lastSweep > SWEEP_EVERY_MS) {
-      this.#lastSweep = Date.now();
-      await sweepOrphanStates(db);
-    }
-    const free = config.notify.concurrency - this.#running.size;
-    if (free <= 0) return;
-    for (const id of await dueSubscriptions(db, free)) {
-      if (this.#loop.stopped) return;
-      if (this.#running.has(id) || !(await claimSubscription(db, id, this.owner, config.worker.leaseMs)))
-        continue;
-      const session = this.#session(id)
-        .catch((err) => logger.error({ err, subscriptionId: id }, 'notification delivery session failed'))
-        .finally(() => {
-          this.#running.delete(id);
-          this.wake();
-        });
-      this.#running.set(id, session);
-    }
+  /** Removes the delivery rows of subscriptions that no longer exist, at most every SWEEP_EVERY_MS. */
+  async #sweep(): Promise<void> {
+    if (Date.now() - this.#lastSweep <= SWEEP_EVERY_MS) return;
+    this.#lastSweep = Date.now();
+    await sweepOrphanStates(this.#deps.db);
   }
 
   async #session(id: string): Promise<void> {
@@ -126,7 +121,7 @@ export class DeliveryWorker {
       ...this.#deps,
       client: this.#client,
       signal: this.#abort.signal,
-      stopping: () => this.#loop.stopped,
+      stopping: () => this.#runner.stopped,
     };
     try {
       const { retryAt } = await runSession(deps, id, lease);
@@ -139,13 +134,13 @@ export class DeliveryWorker {
 
   /** Wakes at `at`, and at every other retry time this worker scheduled (earliest first). */
   #wakeAt(at: number): void {
-    if (this.#loop.stopped) return;
+    if (this.#runner.stopped) return;
     this.#retries.push(at);
     this.#armRetryTimer();
   }
 
   #armRetryTimer(): void {
-    if (this.#loop.stopped || this.#retries.length === 0) return;
+    if (this.#runner.stopped || this.#retries.length === 0) return;
     const next = Math.min(...this.#retries);
     if (this.#retryTimer && this.#retryTimer.at <= next) return;
     clearTimeout(this.#retryTimer?.timer);
