@@ -17,28 +17,55 @@ import { onCancel, onWake } from '../lcm/wakeup.ts';
 import type { OperationState } from '../sol/lcm-operations.ts';
 import { HeldLease } from '../store/queue/lease.ts';
 import { PROCESS_OWNER } from '../store/queue/owner.ts';
-import { PollLoop } from './poll-loop.ts';
+import { JobRunner } from './runner.ts';
 
 export class OpRunner {
   readonly owner = PROCESS_OWNER;
   readonly #deps: EngineDeps;
   readonly #stores: readonly LcmStore[];
-  readonly #running = new Map<string, Promise<void>>();
   readonly #aborts = new Map<string, AbortController>();
   readonly #reasons = new Map<string, 'lease' | 'cancel'>();
-  readonly #loop: PollLoop;
+  readonly #runner: JobRunner;
+  /** The store of each op occ found claimable (the ids are unique across majors). */
+  readonly #storeOf = new Map<string, LcmStore>();
   #unsubscribe: (() => void)[] = [];
   #listener: PgWakeupListener | undefined;
 
   constructor(deps: EngineDeps, stores: readonly LcmStore[] = LCM_STORES) {
     this.#deps = deps;
     this.#stores = stores;
-    this.#loop = new PollLoop({
-      tick: () => this.#tick(),
-      intervalMs: deps.config.worker.pollIntervalMs,
-      logger: deps.logger,
-      failure: 'LCM runner poll failed',
-    });
+    const { db, config, logger } = deps;
+    const leaseMs = config.worker.leaseMs;
+    this.#runner = new JobRunner(
+      {
+        recover: () => this.#recoverAbandoned(),
+        claimable: async (limit) => {
+          this.#storeOf.clear();
+          const ids: string[] = [];
+          for (const store of this.#stores) {
+            for (const id of await store.claimable(db.kysely, limit, db.dialect === 'postgres')) {
+              this.#storeOf.set(id, store);
+              ids.push(id);
+            }
+          }
+          return ids;
+        },
+        claim: async (id) => {
+          const store = this.#storeOf.get(id);
+          return store !== undefined && (await store.claim(db.kysely, id, this.owner, leaseMs));
+        },
+        run: async (id) => {
+          const store = this.#storeOf.get(id);
+          if (store) await this.#run(store, id);
+        },
+      },
+      {
+        concurrency: config.lcm.concurrency,
+        intervalMs: config.worker.pollIntervalMs,
+        logger,
+        name: 'LCM runner',
+      },
+    );
   }
 
   start(): void {
@@ -54,11 +81,11 @@ export class OpRunner {
       this.#listener = new PgWakeupListener(config.database.url, { wake: () => this.wake(), cancel }, logger);
       this.#listener.start();
     }
-    this.#loop.start();
+    this.#runner.start();
   }
 
   wake(): void {
-    this.#loop.wake();
+    this.#runner.wake();
   }
 
   /**
@@ -67,44 +94,29 @@ export class OpRunner {
    * expires and the next worker ends it as after a crash.
    */
   async stop(graceMs = this.#deps.config.server.shutdownTimeoutMs): Promise<void> {
-    // Stops claiming now; the look in progress is awaited once the wake-ups are closed.
-    const polling = this.#loop.stop();
+    // Stops claiming now; the operations in progress are awaited once the wake-ups are closed.
+    const stopping = this.#runner.stop();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     await this.#listener?.stop();
-    await polling;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        for (const [id, controller] of this.#aborts) {
-          this.#reasons.set(id, 'lease');
-          controller.abort(new Error('worker stopped'));
-        }
-        resolve();
-      }, graceMs);
-    });
-    await Promise.race([Promise.allSettled(this.#running.values()), late]);
-    clearTimeout(timer);
-    await Promise.allSettled(this.#running.values());
+    const late = setTimeout(() => {
+      for (const [id, controller] of this.#aborts) {
+        this.#reasons.set(id, 'lease');
+        controller.abort(new Error('worker stopped'));
+      }
+    }, graceMs);
+    await stopping;
+    clearTimeout(late);
   }
 
-  async #tick(): Promise<void> {
+  /** Takes over and ends the op occs whose worker stopped heartbeating. */
+  async #recoverAbandoned(): Promise<void> {
     const { db, config } = this.#deps;
-    const leaseMs = config.worker.leaseMs;
     for (const store of this.#stores) {
       for (const dead of await store.abandoned(db.kysely)) {
-        if (this.#running.has(dead.id)) continue;
-        if (await store.takeOver(db.kysely, dead.id, this.owner, leaseMs)) await this.#recover(store, dead);
-      }
-      const free = config.lcm.concurrency - this.#running.size;
-      if (free <= 0) return;
-      const ids = await store.claimable(db.kysely, free, db.dialect === 'postgres');
-      for (const id of ids) {
-        if (this.#running.has(id) || !(await store.claim(db.kysely, id, this.owner, leaseMs))) continue;
-        const job = this.#run(store, id).finally(() => {
-          this.#running.delete(id);
-          this.wake();
-        });
-        this.#running.set(id, job);
+        if (this.#runner.has(dead.id)) continue;
+        if (await store.takeOver(db.kysely, dead.id, this.owner, config.worker.leaseMs)) {
+          await this.#recover(store, dead);
+        }
       }
     }
   }
@@ -132,7 +144,7 @@ export class OpRunner {
       await runOpOcc(this.#deps, store, id, this.owner, {
         signal: controller.signal,
         abortReason: () => reasons.get(id),
-        stopping: () => this.#loop.stopped,
+        stopping: () => this.#runner.stopped,
       });
     } catch (err) {
       logger.error({ err, vnfLcmOpOccId: id }, 'LCM operation crashed');

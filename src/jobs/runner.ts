@@ -52,6 +52,11 @@ export class JobRunner {
     this.#loop.wake();
   }
 
+  /** Whether job `id` runs in this process now. */
+  has(id: string): boolean {
+    return this.#running.has(id);
+  }
+
   /** True before start() and from stop() on. */
   get stopped(): boolean {
     return this.#loop.stopped;
@@ -68,7 +73,7 @@ export class JobRunner {
     const free = this.#options.concurrency - this.#running.size;
     if (free <= 0) return;
     for (const id of await this.#queue.claimable(free)) {
-      if (this.#loop.stopped) return;
+      if (this.#loop.stopped || this.#running.size >= this.#options.concurrency) return;
       if (this.#running.has(id) || !(await this.#queue.claim(id))) continue;
       const job = this.#queue
         .run(id)
