@@ -39,7 +39,7 @@ export async function vimUsers(db: Executor, vimId: string, sampleSize = 2): Pro
       .where(`${store.opOccs}.progress`, 'like', pattern)
       .execute();
     for (const row of held) {
-      const grant = parseProgress(row.progress).outputs.grant as { vim?: { stored: Vims } } | undefined;
+      const grant = parseProgress(row.progress).outputs.grant;
       if (names(grant?.vim?.stored, vimId)) users.add(row.id);
     }
   }
