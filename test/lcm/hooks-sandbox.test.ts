@@ -164,6 +164,7 @@ describe('hooks on a host without bwrap', () => {
       op.error?.detail ?? '',
       /^Hook instantiate_start \(Scripts\/sample_script\.py\) cannot run: Hooks run in a bubblewrap sandbox: the host needs bwrap \(Debian: apt-get install bubblewrap\).* bwrap is not installed \(not on the server's PATH/,
     );
+    await served.logged(/"msg":"package hooks cannot run on this host"/);
     const logged = served
       .output()
       .split('\n')

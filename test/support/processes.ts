@@ -32,6 +32,12 @@ export interface Served {
   url: string;
   /** Everything the process wrote so far (JSON log lines). */
   output(): string;
+  /**
+   * Resolves once the output matches `pattern`; rejects with the output after `timeoutMs`. Log
+   * lines are written asynchronously (buffered up to 200 ms), so a line about work that is done
+   * may still be on its way.
+   */
+  logged(pattern: RegExp, timeoutMs?: number): Promise<void>;
 }
 
 export type Role = 'all' | 'api' | 'worker';
@@ -58,16 +64,33 @@ export function serveProcess(env: ServerEnv, role: Role, vars: Record<string, st
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  const waiters = new Set<() => void>();
+  const logged = (pattern: RegExp, timeoutMs = 10_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(out)) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms:\n${out}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
   return new Promise((resolve, reject) => {
     let listening = false;
     const onOutput = (chunk: Buffer) => {
       out += chunk.toString();
+      for (const check of [...waiters]) check();
       if (listening) return;
       const m = /"msg":"bosun listening"/.test(out) && /"url":"(http:\/\/[^"]+)"/.exec(out);
       if (m) {
         listening = true;
         child.off('exit', onExit);
-        resolve({ child, url: m[1], output: () => out });
+        resolve({ child, url: m[1], output: () => out, logged });
       }
     };
     const onExit = (code: number | null) =>

@@ -113,7 +113,7 @@ for (const dialect of DIALECTS) {
           assert.equal(busy.status, 409);
           await finishes(second.url, id, 'retry', 'COMPLETED');
           assert.equal(await servers(second.url, instanceId), 2);
-          assert.match(second.output(), /recovered an LCM operation whose worker stopped/);
+          await second.logged(/recovered an LCM operation whose worker stopped/);
         },
       );
     });

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import pg from 'pg';
 import { onboard } from '../vnfpkgm/support.ts';
 import { hookPackage, PEER_PY, startHookPeer } from './hook-package.ts';
@@ -60,6 +61,11 @@ describe('two workers on one PostgreSQL', () => {
           ['instantiate_start', 'instantiate_end'],
           `the hooks of ${id}, each once`,
         );
+      }
+      // Log lines are written asynchronously: wait until every op occ's steps are in a log.
+      const logged = () => new Set(workers.flatMap((w) => [...opOccsRunBy(w)]));
+      for (let waited = 0; ids.some((id) => !logged().has(id)) && waited < 10_000; waited += 50) {
+        await setTimeout(50);
       }
       const [first, second] = workers.map(opOccsRunBy);
       assert.ok(first.size > 0 && second.size > 0, 'both workers ran operations');
