@@ -11,8 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hookPackage } from '../http/vnflcm/hook-package.ts';
@@ -20,6 +19,7 @@ import { createInstance, INSTANTIATE, runTask } from '../http/vnflcm/lcm-support
 import { onboard } from '../http/vnfpkgm/support.ts';
 import { DIALECTS, freshDatabaseUrl } from '../support/databases.ts';
 import { type Served, serveProcess, stop } from '../support/processes.ts';
+import { tempDir } from '../support/temp.ts';
 
 /** Tries everything, reports each attempt in one line on stderr, and fails on its own terms. */
 const ATTACK = `import json, os, sys
@@ -76,7 +76,7 @@ for (const dialect of DIALECTS) {
     let secrets: string[];
     let vnfdId: string;
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'bosun-hook-attack-'));
+      dir = tempDir('bosun-hook-attack-');
       const canary = `canary-${randomBytes(8).toString('hex')}`;
       writeFileSync(join(dir, 'bosun.yaml'), `# ${canary}\nlog:\n  level: info\n`);
       const key = randomBytes(32).toString('base64');
@@ -133,9 +133,9 @@ describe('hooks on a host without bwrap', () => {
   let served: Served;
   before(async () => {
     // The server's PATH has what bin/bosun needs and no bwrap.
-    const bin = mkdtempSync(join(tmpdir(), 'bosun-no-bwrap-'));
+    const bin = tempDir('bosun-no-bwrap-');
     for (const tool of ['readlink', 'dirname']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
-    const dir = mkdtempSync(join(tmpdir(), 'bosun-no-bwrap-data-'));
+    const dir = tempDir('bosun-no-bwrap-data-');
     served = await serveProcess(
       {
         databaseUrl: `sqlite:${join(dir, 'bosun.db')}`,

@@ -8,14 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { HOOK_CONTRACT_VERSION, type HookInput } from '../../../src/drivers/mgmt/hook-contract.ts';
 import { HookError, HookRunner, type HookSettings } from '../../../src/drivers/mgmt/hook-runner.ts';
 import type { BlobStore } from '../../../src/store/blobs/blob-store.ts';
 import type { Flavour } from '../../../src/vnfd/model/vnfd.ts';
+import { tempDir } from '../../support/temp.ts';
 import { writeZip } from '../../support/zip-fixtures.ts';
 
 const SCRIPTS: Record<string, string> = {
@@ -119,7 +119,7 @@ async function failure(promise: Promise<unknown>): Promise<HookError> {
 
 describe('hook runner and sandbox', () => {
   before(async () => {
-    zip = join(mkdtempSync(join(tmpdir(), 'bosun-hook-runner-')), 'package.zip');
+    zip = join(tempDir('bosun-hook-runner-'), 'package.zip');
     await writeZip(
       zip,
       Object.entries(SCRIPTS).map(([name, data]) => ({ name, data })),
@@ -252,7 +252,7 @@ describe('hook runner and sandbox', () => {
 
   test('a host where bwrap cannot make namespaces: the hook fails with bwrap’s own words and what the host needs', async () => {
     // What bwrap says where user namespaces are off (a kernel or container setting).
-    const dir = mkdtempSync(join(tmpdir(), 'bosun-no-userns-'));
+    const dir = tempDir('bosun-no-userns-');
     chmodSync(dir, 0o755);
     const bwrap = join(dir, 'bwrap');
     writeFileSync(bwrap, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n", {
