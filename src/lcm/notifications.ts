@@ -17,10 +17,12 @@ import { enqueueNotification, type PendingNotification, type SubscriptionTarget 
 import { pendingNotification, subscriptionLink } from '../notify/subscriptions/pending.ts';
 import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import { isLcmMajor, LCM_MAJORS, type LcmMajor } from './majors/index.ts';
+import type { LcmResultDetails } from './majors/major.ts';
 import { NOTIFICATION_STATUS } from './op-states.ts';
 
+export type { LcmMajor, LcmResultDetails };
 export const LCM_API = 'vnflcm';
-export type LcmMajor = 'v1' | 'v2';
 export type NotificationStatus = 'START' | 'RESULT';
 
 /** The operation occurrence a notification reports. */
@@ -34,56 +36,13 @@ export interface LcmOpOccFacts {
 }
 
 /**
- * What the operation changed so far, and its error, as the op occ representation of a major
- * shows them. Changes are sent with RESULT notifications only, and not to SHORT subscribers.
- */
-export interface LcmResultDetails {
-  affectedVnfcs?: unknown[];
-  affectedVirtualLinks?: unknown[];
-  /** v3.3.1 only. */
-  affectedExtLinkPorts?: unknown[];
-  affectedVirtualStorages?: unknown[];
-  changedInfo?: Record<string, unknown>;
-  changedExtConnectivity?: unknown[];
-  /** v3.3.1 only. */
-  modificationsTriggeredByVnfPkgChange?: Record<string, unknown>;
-  /** ProblemDetails of the failure. */
-  error?: Record<string, unknown>;
-}
-
-/**
  * START on entering STARTING, PROCESSING and ROLLING_BACK; RESULT on the other states (SOL003
  * §5.6.2): part of the op occ state machine, which keeps it (src/lcm/op-states.ts).
  */
 export { NOTIFICATION_STATUS };
 
-/** The resource changes each major's notification carries. */
-const CHANGE_FIELDS: Record<LcmMajor, readonly (keyof LcmResultDetails)[]> = {
-  v1: [
-    'affectedVnfcs',
-    'affectedVirtualLinks',
-    'affectedVirtualStorages',
-    'changedInfo',
-    'changedExtConnectivity',
-  ],
-  v2: [
-    'affectedVnfcs',
-    'affectedVirtualLinks',
-    'affectedExtLinkPorts',
-    'affectedVirtualStorages',
-    'changedInfo',
-    'changedExtConnectivity',
-    'modificationsTriggeredByVnfPkgChange',
-  ],
-};
-
-/** The states whose notification carries `error` (v2.6.1: FAILED_TEMP and FAILED; v3.3.1 adds ROLLED_BACK). */
-const ERROR_STATES: Record<LcmMajor, readonly LcmOperationState[]> = {
-  v1: ['FAILED_TEMP', 'FAILED'],
-  v2: ['FAILED_TEMP', 'FAILED', 'ROLLED_BACK'],
-};
-
-const majorOf = (target: SubscriptionTarget): LcmMajor => (target.major === 'v1' ? 'v1' : 'v2');
+/** A subscription of an unknown major hears as the newest (the subscription APIs only have these). */
+const majorOf = (target: SubscriptionTarget): LcmMajor => (isLcmMajor(target.major) ? target.major : 'v2');
 
 const instanceLink = (major: string, instanceId: string) => ({
   href: `/${LCM_API}/${major}/vnf_instances/${instanceId}`,
@@ -126,12 +85,13 @@ export function lcmOperationNotification(notice: LcmOperationNotice): PendingNot
   const status = opOcc.notificationStatus ?? NOTIFICATION_STATUS[opOcc.operationState];
   return lcmPending('VnfLcmOperationOccurrenceNotification', instance, opOcc, (target) => {
     const major = majorOf(target);
+    const shapes = LCM_MAJORS[major];
     const details = (typeof notice.details === 'function' ? notice.details(major) : notice.details) ?? {};
-    const full = major === 'v1' || target.verbosity !== 'SHORT';
+    const full = !shapes.verbosity || target.verbosity !== 'SHORT';
     const changes =
       status === 'RESULT' && full
         ? Object.fromEntries(
-            CHANGE_FIELDS[major].filter((f) => details[f] !== undefined).map((f) => [f, details[f]]),
+            shapes.changeFields.filter((f) => details[f] !== undefined).map((f) => [f, details[f]]),
           )
         : {};
     return {
@@ -140,12 +100,10 @@ export function lcmOperationNotification(notice: LcmOperationNotice): PendingNot
       vnfInstanceId: instance.vnfInstanceId,
       operation: opOcc.operation,
       isAutomaticInvocation: opOcc.isAutomaticInvocation,
-      ...(major === 'v2' ? { verbosity: full ? 'FULL' : 'SHORT' } : {}),
+      ...(shapes.verbosity ? { verbosity: full ? 'FULL' : 'SHORT' } : {}),
       vnfLcmOpOccId: opOcc.id,
       ...changes,
-      ...(details.error && ERROR_STATES[major].includes(opOcc.operationState)
-        ? { error: details.error }
-        : {}),
+      ...(details.error && shapes.errorStates.includes(opOcc.operationState) ? { error: details.error } : {}),
     };
   });
 }

@@ -6,15 +6,14 @@
 
 import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
 import type { Executor } from '../store/db/transaction.ts';
+import { LCM_MAJORS } from './majors/index.ts';
 import type { OpOccRecord, VnfInstanceRecord } from './model.ts';
 import {
   emitLcmOperationNotification,
   emitVnfIdentifierCreation,
   emitVnfIdentifierDeletion,
-  type LcmResultDetails,
 } from './notifications.ts';
-import type { LcmMajor, LcmStore } from './store.ts';
-import { changedExtConnectivityV1, changedInfoV1, resourceChangesV1 } from './v1-shapes.ts';
+import type { LcmStore } from './store.ts';
 
 export function instanceFacts(instance: VnfInstanceRecord): VnfInstanceFacts {
   return {
@@ -26,30 +25,6 @@ export function instanceFacts(instance: VnfInstanceRecord): VnfInstanceFacts {
     vnfSoftwareVersion: instance.vnfSoftwareVersion,
     vnfdVersion: instance.vnfdVersion,
   };
-}
-
-/** What the op occ changed, in the shapes of the instance's API major (v1: SOL003 v2.6.1). */
-function details(opOcc: OpOccRecord, major: LcmMajor): LcmResultDetails {
-  const out: LcmResultDetails = {};
-  const v1 = major === 'v1';
-  const changes = opOcc.resourceChanges;
-  if (changes) {
-    const shown = v1 ? { ...resourceChangesV1(changes, 'notification'), affectedExtLinkPorts: [] } : changes;
-    if (shown.affectedVnfcs.length) out.affectedVnfcs = shown.affectedVnfcs;
-    if (shown.affectedVirtualLinks.length) out.affectedVirtualLinks = shown.affectedVirtualLinks;
-    if (shown.affectedExtLinkPorts.length) out.affectedExtLinkPorts = shown.affectedExtLinkPorts;
-    if (shown.affectedVirtualStorages.length) out.affectedVirtualStorages = shown.affectedVirtualStorages;
-  }
-  if (opOcc.changedInfo && Object.keys(opOcc.changedInfo).length) {
-    out.changedInfo = v1 ? changedInfoV1(opOcc.changedInfo) : (opOcc.changedInfo as Record<string, unknown>);
-  }
-  if (opOcc.changedExtConnectivity?.length) {
-    out.changedExtConnectivity = v1
-      ? changedExtConnectivityV1(opOcc.changedExtConnectivity)
-      : opOcc.changedExtConnectivity;
-  }
-  if (opOcc.error) out.error = opOcc.error;
-  return out;
 }
 
 /** The op occ (as it is now) entered its current state. */
@@ -69,7 +44,7 @@ export function notifyOpOcc(
       operationState: opOcc.operationState,
       isAutomaticInvocation: opOcc.isAutomaticInvocation,
     },
-    details: details(opOcc, store.major),
+    details: LCM_MAJORS[store.major].details(opOcc),
   });
 }
 

@@ -15,6 +15,7 @@ import { claimableJobs, claimJob } from '../store/queue/claim.ts';
 import { renewJobLease } from '../store/queue/heartbeat.ts';
 import type { JobTable } from '../store/queue/table.ts';
 import { type AbandonedJob, abandonedJobs, takeOverJob } from '../store/queue/take-over.ts';
+import type { LcmMajor } from './majors/index.ts';
 import {
   type CancelMode,
   type InstantiationState,
@@ -25,7 +26,7 @@ import {
 import type { Progress } from './progress.ts';
 import { emptyProgress, parseProgress } from './progress.ts';
 
-export type LcmMajor = 'v1' | 'v2';
+export type { LcmMajor };
 
 const json = <T>(text: string | null): T | undefined => (text == null ? undefined : (JSON.parse(text) as T));
 const opt = (v: string | null) => v ?? undefined;

@@ -3,6 +3,7 @@
  * schemas, views and lists, and the few ways its API differs in behaviour, as data.
  */
 import type { FastifyRequest } from 'fastify';
+import type { LcmMajor } from '../../../lcm/majors/index.ts';
 import type { VnfInstanceRecord } from '../../../lcm/model.ts';
 import type { Params } from '../../../lcm/operation-def.ts';
 import type { LcmService } from '../../../lcm/service.ts';
@@ -21,7 +22,7 @@ export interface LcmRequests {
 }
 
 export interface LcmApi {
-  major: 'v1' | 'v2';
+  major: LcmMajor;
   store: LcmStore;
   requests: LcmRequests;
   /** The task resources its request schemas cover. */

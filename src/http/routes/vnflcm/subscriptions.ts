@@ -4,9 +4,10 @@
  * generic subscription mechanism (notify/subscriptions/).
  */
 import type { FastifyInstance } from 'fastify';
+import type { LcmMajor } from '../../../lcm/majors/index.ts';
 import { subscriptionApi } from '../../../notify/subscriptions/apis.ts';
 import { mountSubscriptionResource } from '../subscriptions/resource.ts';
 
-export function mountLcmSubscriptions(app: FastifyInstance, major: 'v1' | 'v2'): void {
+export function mountLcmSubscriptions(app: FastifyInstance, major: LcmMajor): void {
   mountSubscriptionResource(app, subscriptionApi('vnflcm', major));
 }

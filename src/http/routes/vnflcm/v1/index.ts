@@ -1,7 +1,7 @@
 /**
  * /vnflcm/v1 (SOL002/SOL003 v2.6.1, API version 1.3.0): VNF instances and LCM operation
  * occurrences in their own tables, on the same engine as /vnflcm/v2. Requests are validated with
- * the 1.3.0 schemas, then turned into the engine's shapes (src/lcm/v1-shapes.ts).
+ * the 1.3.0 schemas, then turned into the engine's shapes (./shapes.ts).
  *
  * Status codes follow Tacker's v1 API (reference §1.6) where it is right: an unknown vnfdId on
  * create is 404, a rollback the operation cannot have is 409 (v2 says 422). Where Tacker is wrong
@@ -10,11 +10,11 @@
  */
 import { packageByVnfdId } from '../../../../lcm/packages.ts';
 import { LCM_V1 } from '../../../../lcm/store.ts';
-import { engineRequestOf } from '../../../../lcm/v1-shapes.ts';
 import { ApiError } from '../../../../sol/problem.ts';
 import { lcmApi } from '../api.ts';
 import { INSTANCE_ATTRIBUTES_V1, OP_OCC_ATTRIBUTES_V1 } from './lists.ts';
 import { REQUESTS } from './requests/index.ts';
+import { engineRequestOf } from './shapes.ts';
 import { viewsV1 } from './views.ts';
 
 export const LCM_API_V1 = lcmApi({

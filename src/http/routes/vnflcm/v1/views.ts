@@ -1,20 +1,15 @@
 /**
  * SOL003 v2.6.1 representations of the LCM domain (API major v1, version 1.3.0). The engine's
- * records are v3.3.1-shaped; the v2.6.1 data comes from src/lcm/v1-shapes.ts (vimConnectionInfo
+ * records are v3.3.1-shaped; the v2.6.1 data comes from ./shapes.ts and src/lcm/majors/v1.ts (vimConnectionInfo
  * as an array, no vnfcInfo, the zone in vnfcResourceInfo metadata, …), and the instance shows
  * the package it uses (vnfPkgId, as Tacker v1 does; SOL003 v2.6.1 modifies it).
  */
 
-import {
-  changedExtConnectivityV1,
-  changedInfoV1,
-  instantiatedVnfInfoV1,
-  operationParamsV1,
-  resourceChangesV1,
-} from '../../../../lcm/v1-shapes.ts';
+import { changedExtConnectivityV1, changedInfoV1, resourceChangesV1 } from '../../../../lcm/majors/v1.ts';
 import { vimConnectionInfoViewV1 } from '../../../../vims/connection-info.ts';
 import type { Task } from '../tasks.ts';
 import { type LcmShapes, lcmViews } from '../views.ts';
+import { instantiatedVnfInfoV1, operationParamsV1 } from './shapes.ts';
 
 type Json = Record<string, unknown>;
 

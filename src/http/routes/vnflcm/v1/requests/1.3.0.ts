@@ -3,7 +3,7 @@
  * additions: vnfcInstanceId and healScript on heal, vnfcInstanceId on operate), derived from the
  * 2.0.0 ones: v2.6.1 differs where vimConnectionInfo is an array of entries with their id,
  * VnfExtCpData.cpConfig an array of VnfExtCpConfig, and modify deletes VIM connections with
- * vimConnectionInfoDeleteIds. The routes turn them into the engine's shapes (src/lcm/v1-shapes.ts).
+ * vimConnectionInfoDeleteIds. The routes turn them into the engine's shapes (../shapes.ts).
  *
  * Tacker v1 extras accepted: CreateVnfRequest.metadata and VnfInfoModificationRequest.vnfPkgId
  * (the package whose VNFD the instance moves to).

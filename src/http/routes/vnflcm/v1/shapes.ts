@@ -1,8 +1,9 @@
 /**
  * LCM API major v1 (SOL002/SOL003 v2.6.1) against the engine's shapes (SOL003 v3.3.1, a superset):
- * v1 requests turned into the engine's request shapes, and the engine's records turned into v2.6.1
- * data. Both the /vnflcm/v1 views and the v1 notifications use these, so a v1 client never sees a
- * v3-only attribute and the engine never sees a v1-only shape.
+ * v1 requests turned into the engine's request shapes, and the engine's instance records turned
+ * into v2.6.1 data for the /vnflcm/v1 views, so a v1 client never sees a v3-only attribute and the
+ * engine never sees a v1-only shape. The record shapes the v1 notifications share with the views
+ * (resource changes, changedInfo, changedExtConnectivity) are in src/lcm/majors/v1.ts.
  *
  * What differs in v2.6.1:
  * - vimConnectionInfo is an array of entries carrying their `id` (a map keyed by id in v3.3.1);
@@ -21,29 +22,18 @@
  * - extCpInfo is 1..N: an instance without external CPs leaves it out rather than show [].
  */
 
-import type {
-  AffectedVirtualLink,
-  AffectedVirtualStorage,
-  AffectedVnfc,
-  ExtVirtualLinkInfo,
-  InstantiatedVnfInfo,
-  ResourceChanges,
-  VnfcResourceInfo,
-} from '../sol/instance-model.ts';
-import { ApiError } from '../sol/problem.ts';
-import type { ChangedInfo } from './model.ts';
-import type { Params } from './operation-def.ts';
+import {
+  extVirtualLinkInfoV1,
+  isObject,
+  vimDeletedIds,
+  vimListOf,
+  without,
+} from '../../../../lcm/majors/v1.ts';
+import type { Params } from '../../../../lcm/operation-def.ts';
+import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../../../../sol/instance-model.ts';
+import { ApiError } from '../../../../sol/problem.ts';
 
 type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Copies `source` without the keys listed (and without undefined values). */
-function without(source: object, keys: readonly string[]): Json {
-  const out: Json = {};
-  for (const [k, v] of Object.entries(source)) if (!keys.includes(k) && v !== undefined) out[k] = v;
-  return out;
-}
 
 // ------------------------------------------------------------------ requests: v1 → engine
 
@@ -115,22 +105,6 @@ export function engineRequestOf(request: Params): Params {
 
 // ------------------------------------------------------------------ records: engine → v1
 
-/** A v3.3.1 vimConnectionInfo map as v2.6.1 entries (null entries, i.e. deletions, left out). */
-export function vimListOf(map: unknown): Json[] {
-  if (!isObject(map)) return [];
-  return Object.entries(map)
-    .filter(([, e]) => isObject(e))
-    .map(([id, e]) => ({ id, ...(e as Json) }));
-}
-
-/** Ids a v3.3.1 vimConnectionInfo merge patch deletes (its null entries). */
-const vimDeletedIds = (map: unknown): string[] =>
-  isObject(map)
-    ? Object.entries(map)
-        .filter(([, e]) => e === null)
-        .map(([id]) => id)
-    : [];
-
 function extVirtualLinksV1(links: unknown): unknown {
   if (!Array.isArray(links)) return links;
   return (links as Json[]).map((link) =>
@@ -168,8 +142,6 @@ function vnfcResourceInfoV1(v: VnfcResourceInfo): Json {
   return out;
 }
 
-const extVirtualLinkInfoV1 = (l: ExtVirtualLinkInfo): Json => without(l, ['currentVnfExtCpData']);
-
 /** SOL003 v2.6.1 InstantiatedVnfInfo. */
 export function instantiatedVnfInfoV1(info: InstantiatedVnfInfo): Json {
   const out: Json = {
@@ -197,56 +169,3 @@ export function instantiatedVnfInfoV1(info: InstantiatedVnfInfo): Json {
   if (info.virtualStorageResourceInfo) out.virtualStorageResourceInfo = info.virtualStorageResourceInfo;
   return out;
 }
-
-function affectedVnfcV1(c: AffectedVnfc): Json {
-  const out = without(c, ['zoneId']);
-  if (c.zoneId !== undefined && c.metadata?.zone === undefined) {
-    out.metadata = { ...(c.metadata ?? {}), zone: c.zoneId };
-  }
-  return out;
-}
-
-/** The name of an affected VL's descriptor id in each v2.6.1 representation that lists them. */
-const VL_DESC_ID_NAME = { opOcc: 'virtualLinkDescId', notification: 'vnfVirtualLinkDescId' } as const;
-
-/** Where resource changes are shown: a VnfLcmOpOcc or a VnfLcmOperationOccurrenceNotification. */
-export type ResourceChangesIn = keyof typeof VL_DESC_ID_NAME;
-
-function affectedVirtualLinkV1(c: AffectedVirtualLink, where: ResourceChangesIn): Json {
-  const { id, vnfVirtualLinkDescId, ...rest } = without(c, ['vnfLinkPortIds']);
-  return { id, [VL_DESC_ID_NAME[where]]: vnfVirtualLinkDescId, ...rest };
-}
-
-const affectedVirtualStorageV1 = (c: AffectedVirtualStorage): Json => without(c, []);
-
-/** SOL003 v2.6.1 resource changes: the three lists (no affectedExtLinkPorts). */
-export function resourceChangesV1(
-  changes: ResourceChanges,
-  where: ResourceChangesIn,
-): {
-  affectedVnfcs: Json[];
-  affectedVirtualLinks: Json[];
-  affectedVirtualStorages: Json[];
-} {
-  return {
-    affectedVnfcs: changes.affectedVnfcs.map(affectedVnfcV1),
-    affectedVirtualLinks: changes.affectedVirtualLinks.map((c) => affectedVirtualLinkV1(c, where)),
-    affectedVirtualStorages: changes.affectedVirtualStorages.map(affectedVirtualStorageV1),
-  };
-}
-
-/** SOL003 v2.6.1 VnfInfoModifications: vimConnectionInfo as entries (+ the deleted ids). */
-export function changedInfoV1(changed: ChangedInfo): Json {
-  const out = without(changed, ['vnfcInfoModifications', 'vimConnectionInfo']);
-  if (changed.vimConnectionInfo !== undefined) {
-    const list = vimListOf(changed.vimConnectionInfo);
-    const deleted = vimDeletedIds(changed.vimConnectionInfo);
-    if (list.length) out.vimConnectionInfo = list;
-    if (deleted.length) out.vimConnectionInfoDeleteIds = deleted;
-  }
-  return out;
-}
-
-/** SOL003 v2.6.1 changedExtConnectivity (ExtVirtualLinkInfo without currentVnfExtCpData). */
-export const changedExtConnectivityV1 = (list: Record<string, unknown>[]): Json[] =>
-  list.map((l) => extVirtualLinkInfoV1(l as unknown as ExtVirtualLinkInfo));

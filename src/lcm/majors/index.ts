@@ -1,0 +1,14 @@
+/**
+ * The LCM API majors: one declaration each (its notification shapes, ./v1.ts and ./v2.ts). A new
+ * major is a row here, its tables (store/migrations) and its routes (src/http/routes/vnflcm/<major>/).
+ */
+
+import type { LcmMajorShapes } from './major.ts';
+import { v1 } from './v1.ts';
+import { v2 } from './v2.ts';
+
+export const LCM_MAJORS = { v1, v2 } as const satisfies Record<string, LcmMajorShapes>;
+
+export type LcmMajor = keyof typeof LCM_MAJORS;
+
+export const isLcmMajor = (major: string): major is LcmMajor => Object.hasOwn(LCM_MAJORS, major);
