@@ -425,8 +425,11 @@ export class LcmStore {
   }
 }
 
-export const LCM_V2 = new LcmStore('v2');
-export const LCM_V1 = new LcmStore('v1');
+/** One store per API major (LCM_MAJORS): the type asks a new major for its row. */
+const STORE_OF: Readonly<Record<LcmMajor, LcmStore>> = { v2: new LcmStore('v2'), v1: new LcmStore('v1') };
+
+export const LCM_V2 = STORE_OF.v2;
+export const LCM_V1 = STORE_OF.v1;
 
 /** The stores of every API major: package usage and the runner look at all of them. */
-export const LCM_STORES: readonly LcmStore[] = [LCM_V2, LCM_V1];
+export const LCM_STORES: readonly LcmStore[] = Object.values(STORE_OF);
