@@ -1,6 +1,8 @@
 /**
  * The LCM API majors: one declaration each (its notification shapes, ./v1.ts and ./v2.ts). A new
- * major is a row here, its tables (store/migrations) and its routes (src/http/routes/vnflcm/<major>/).
+ * major is a row here, its tables (store/db/migrations), its store (../store.ts) and its routes
+ * (src/http/routes/vnflcm/<major>/); the last two are tables keyed by LcmMajor, so the type
+ * checker asks for them.
  */
 
 import type { LcmMajorShapes } from './major.ts';
