@@ -5,13 +5,8 @@
  */
 import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import type { Config } from '../config/load.ts';
-import type { SealedBox } from '../security/sealed-box.ts';
-import type { ServerKeys } from '../security/server-keys.ts';
+import type { Services } from '../runtime.ts';
 import { ApiError } from '../sol/problem.ts';
-import type { BlobStore } from '../store/blobs/blob-store.ts';
-import type { Database } from '../store/db/database.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { authorize } from './auth/authorize.ts';
 import { CanonicalResponse } from './canonical-headers.ts';
@@ -28,26 +23,14 @@ import type { PagingMarkers } from './sol013/paging.ts';
 import { parserErrorHandler, routerErrorHandler } from './sol013/pre-routing.ts';
 import { checkQueryParams } from './sol013/query-params.ts';
 import './sol013/route-config.ts';
-import type { VimDriverTable } from '../vims/drivers/index.ts';
 import { type RoutePolicy, routePolicy } from './sol013/route-policy.ts';
 import { checkVersionHeader, setDefaultVersion } from './sol013/version-header.ts';
 
-export interface AppContext {
-  config: Config;
-  db: Database;
-  keys: ServerKeys;
+/** The runtime's services (src/runtime.ts) and what the HTTP layer adds to them. */
+export interface AppContext extends Services {
   paging: PagingMarkers;
   authenticator: Authenticator;
-  logger: Logger;
   readiness: Readiness;
-  /** Package zips and other large objects. */
-  blobs: BlobStore;
-  /** Secrets at rest (e.g. upload_from_uri credentials). */
-  box: SealedBox;
-  /** The VIM drivers, prepared at start (the LCM routes' and the VIM admin's). */
-  vimDrivers: VimDriverTable;
-  /** Onboarding jobs: a wake-up for the local worker (no-op without one). */
-  onboarding: { wake(): void };
 }
 
 declare module 'fastify' {

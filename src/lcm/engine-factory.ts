@@ -6,8 +6,7 @@ import { LocalNfvo } from '../grant/local-nfvo.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
-import { createVimAccess } from '../vims/access.ts';
-import type { VimDriverTable } from '../vims/drivers/index.ts';
+import type { VimAccess } from '../vims/access.ts';
 import type { EngineDeps } from './engine-deps.ts';
 
 export function createEngineDeps(deps: {
@@ -16,10 +15,10 @@ export function createEngineDeps(deps: {
   box: SealedBox;
   blobs: BlobStore;
   logger: Logger;
-  /** The VIM drivers, prepared at start. */
-  drivers: VimDriverTable;
+  /** The VIMs, built once at start (the LCM routes share them). */
+  vims: VimAccess;
 }): EngineDeps {
-  const { config, db, box, blobs, logger, drivers } = deps;
+  const { config, db, box, blobs, logger, vims } = deps;
   const { limits, ...hookConfig } = config.hooks;
   const hooks = new HookRunner({
     blobs,
@@ -42,7 +41,7 @@ export function createEngineDeps(deps: {
     db,
     box,
     logger,
-    vims: createVimAccess({ db, box, config, drivers }),
+    vims,
     nfvo: new LocalNfvo(),
     hooks,
   };

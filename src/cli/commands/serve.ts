@@ -1,6 +1,6 @@
 /** `bosun serve`: runs the server in the foreground until SIGTERM/SIGINT. */
 import type { Command } from 'commander';
-import type { Role } from '../../http/server.ts';
+import type { Role } from '../../runtime.ts';
 import { CliError } from '../output.ts';
 
 const ROLES: Role[] = ['all', 'api', 'worker'];

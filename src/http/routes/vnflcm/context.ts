@@ -9,7 +9,6 @@ import type { OpOccRecord, VnfInstanceRecord } from '../../../lcm/model.ts';
 import type { LcmService } from '../../../lcm/service.ts';
 import type { LcmStore } from '../../../lcm/store.ts';
 import { ApiError } from '../../../sol/problem.ts';
-import { createVimAccess } from '../../../vims/access.ts';
 import { canSee } from '../../auth/caller.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,8 +23,8 @@ export function lcmService(app: FastifyInstance, store: LcmStore): LcmService {
   }
   let svc = byStore.get(store);
   if (!svc) {
-    const { config, db, box, vimDrivers: drivers } = app.bosun;
-    svc = { config, db, box, store, vims: createVimAccess({ db, box, config, drivers }) };
+    const { config, db, box, vims } = app.bosun;
+    svc = { config, db, box, store, vims };
     byStore.set(store, svc);
   }
   return svc;
