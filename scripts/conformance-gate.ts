@@ -4,7 +4,8 @@
  * the known failures kept in the repository (conformance/known-failures.tsv). The gate fails on
  *
  * - a failure the list does not have (printed with the kit's message);
- * - a listed test that passed: the list only shrinks, so the entry must go;
+ * - a listed test that passed: the list only shrinks, so the entry must go (except a
+ *   `suite-timing` test, whose result depends on the server's speed, see CATEGORIES);
  * - after a complete run (`--complete`, all four suites), a listed test the run does not have;
  * - an entry that is malformed, listed twice or of an unknown category.
  *
@@ -13,13 +14,21 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Why a test may fail without failing the gate. protocol-fix-pending must be empty when issue 11 closes. */
+/**
+ * Why a test may fail without failing the gate. protocol-fix-pending must be empty when issue 11
+ * closes. suite-timing: the kit does not set up the test's precondition, so the test passes only
+ * when an earlier test's work is still running; it may pass or fail, and neither fails the gate.
+ */
 export const CATEGORIES = [
   'suite-broken',
+  'suite-timing',
   'harness-limit',
   'not-built:fm-alarms',
   'protocol-fix-pending',
 ] as const;
+
+/** Categories whose tests may pass or fail from run to run. */
+const EITHER_WAY: readonly string[] = ['suite-timing'];
 
 export interface KnownFailure {
   suite: string;
@@ -122,7 +131,9 @@ export function judge(
   const report: string[] = known.problems.map((p) => `known-failures.tsv ${p}`);
   const unexpected = results.filter((r) => !r.passed && !listed.has(keyOf(r)));
   for (const r of unexpected) report.push(`FAIL (not in the list) ${nameOf(r)}\n    ${r.message}`);
-  const nowPassing = known.entries.filter((e) => ran.get(keyOf(e))?.passed);
+  const nowPassing = known.entries.filter(
+    (e) => ran.get(keyOf(e))?.passed && !EITHER_WAY.includes(e.category),
+  );
   for (const e of nowPassing) {
     report.push(`now passes: remove it from the list (line ${e.line}, ${e.category}): ${nameOf(e)}`);
   }
