@@ -39,11 +39,11 @@ module.exports = {
     {
       name: 'domain-not-jobs',
       comment:
-        'jobs/ runs the domain in the background (onboarding, LCM operations, delivery, sweeps); ' +
-        'the domain does not know who runs it.',
+        'jobs/ runs the domain in the background (onboarding, LCM operations, delivery, sweeps) ' +
+        'and runtime.ts builds and starts it all; the domain does not know who runs or wires it.',
       severity: 'error',
       from: { path: '^src/(sol|zip|config|store|security|net|vnfd|packages|notify|vims|drivers|grant|lcm)/' },
-      to: { path: '^src/jobs/' },
+      to: { path: '^src/(jobs/|runtime\\.ts$)' },
     },
     {
       name: 'lcm-above-vims-drivers-grant',

@@ -1,7 +1,7 @@
 /**
  * What the LCM engine needs from the rest of Bosun, as ports: the VIMs (resolution, zones, the
- * driver of a VIM type), the NFVO, the hook runner. The server wires the real ones; nothing in the
- * engine knows which VIM or NFVO it talks to.
+ * driver of a VIM type), the NFVO, the hook runner. The runtime (src/runtime.ts) wires the real
+ * ones; nothing in the engine knows which VIM or NFVO it talks to.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
