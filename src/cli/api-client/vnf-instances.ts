@@ -5,10 +5,12 @@
  * ends.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { LcmMajor } from '../../lcm/majors/index.ts';
 import { CliError } from '../output.ts';
 import type { ApiClient } from './client.ts';
 
-export type LcmMajor = 'v1' | 'v2';
+/** The LCM majors are the server's table (type only: the CLI loads none of the LCM's code). */
+export type { LcmMajor };
 
 /** API version sent in the `Version` header of each major. */
 export const LCM_VERSIONS: Readonly<Record<LcmMajor, string>> = { v1: '1.3.0', v2: '2.0.0' };
