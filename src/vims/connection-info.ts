@@ -71,14 +71,17 @@ export function v2ToV1(map: VimConnectionInfoMap): VimConnectionInfoV1[] {
   return Object.entries(map).map(([id, e]) => ({ id, ...entryOf(e) }));
 }
 
+/** vimConnectionInfo in any form Bosun meets it: v1 array, v2 map, stored (sealed) map, or none. */
+export type AnyVimConnectionInfo =
+  | readonly VimConnectionInfoV1[]
+  | VimConnectionInfoMap
+  | Record<string, StoredVimConnection>
+  | undefined
+  | null;
+
 /** Either shape (or nothing) as a map. */
 export function toVimMap(
-  input:
-    | readonly VimConnectionInfoV1[]
-    | VimConnectionInfoMap
-    | Record<string, StoredVimConnection>
-    | undefined
-    | null,
+  input: AnyVimConnectionInfo,
 ): Record<string, VimConnectionInfoEntry & { sealedAccessInfo?: string }> {
   if (!input) return {};
   if (Array.isArray(input)) return v1ToV2(input as VimConnectionInfoV1[]);
@@ -114,14 +117,7 @@ export function openAccessInfo(
 }
 
 /** The map as an API response shows it: no accessInfo, no secret interfaceInfo keys. */
-export function vimConnectionInfoView(
-  input:
-    | readonly VimConnectionInfoV1[]
-    | VimConnectionInfoMap
-    | Record<string, StoredVimConnection>
-    | undefined
-    | null,
-): Record<string, VimConnectionInfoEntry> {
+export function vimConnectionInfoView(input: AnyVimConnectionInfo): Record<string, VimConnectionInfoEntry> {
   const out: Record<string, VimConnectionInfoEntry> = {};
   for (const [key, e] of Object.entries(toVimMap(input))) {
     const { accessInfo: _a, sealedAccessInfo: _s, interfaceInfo, ...rest } = e;
@@ -134,11 +130,5 @@ export function vimConnectionInfoView(
 }
 
 /** The v1 array view. */
-export const vimConnectionInfoViewV1 = (
-  input:
-    | readonly VimConnectionInfoV1[]
-    | VimConnectionInfoMap
-    | Record<string, StoredVimConnection>
-    | undefined
-    | null,
-): VimConnectionInfoV1[] => v2ToV1(vimConnectionInfoView(input));
+export const vimConnectionInfoViewV1 = (input: AnyVimConnectionInfo): VimConnectionInfoV1[] =>
+  v2ToV1(vimConnectionInfoView(input));

@@ -6,6 +6,7 @@ import type { PackageFiles } from '../../csar/package-files.ts';
 import type { Location } from '../../diagnostics.ts';
 import type { ValueContext } from '../data-types.ts';
 import type { FunctionScope } from '../functions.ts';
+import type { ToscaType } from '../model.ts';
 import { isMap } from '../type-registry.ts';
 import { keyLoc, locOf, valueLoc } from '../yaml-source.ts';
 
@@ -56,4 +57,37 @@ export function section(
     return {};
   }
   return v;
+}
+
+/** A group or policy of the topology: a map with a type, and that type's definition. */
+export interface TypedEntry {
+  entry: Record<string, unknown> & { type: string };
+  /** Undefined when the type is not defined (reported; the entry is still built). */
+  type: ToscaType | undefined;
+}
+
+/**
+ * Reads a `groups` or `policies` entry: TOSCA_SYNTAX (and nothing built) when it is not a map
+ * with a type, TOSCA_UNKNOWN_TYPE when its type is not defined.
+ */
+export function typedEntry(
+  kind: 'group' | 'policy',
+  name: string,
+  raw: unknown,
+  loc: Location,
+  ctx: SectionContext,
+): TypedEntry | undefined {
+  if (!isMap(raw) || typeof raw.type !== 'string') {
+    ctx.diags.error('TOSCA_SYNTAX', `${kind} ${name} must be a map with a type`, loc);
+    return undefined;
+  }
+  const type = ctx.registry.lookup(raw.type, kind);
+  if (!type) {
+    ctx.diags.error(
+      'TOSCA_UNKNOWN_TYPE',
+      `${kind} ${name} has type ${raw.type}, which is not defined`,
+      ctx.at(raw, 'type', loc),
+    );
+  }
+  return { entry: raw as TypedEntry['entry'], type };
 }

@@ -4,7 +4,7 @@ import { checkProperties } from '../data-types.ts';
 import { evaluate } from '../functions.ts';
 import type { GroupTemplate } from '../model.ts';
 import { isMap } from '../type-registry.ts';
-import { type SectionContext, section } from './context.ts';
+import { type SectionContext, section, typedEntry } from './context.ts';
 
 export function buildGroups(raw: Record<string, unknown>, ctx: SectionContext): GroupTemplate[] {
   const groups: GroupTemplate[] = [];
@@ -18,22 +18,14 @@ export function buildGroups(raw: Record<string, unknown>, ctx: SectionContext): 
 
 function buildGroup(
   name: string,
-  g: unknown,
+  raw: unknown,
   rawGroups: Record<string, unknown>,
   loc: Location,
   ctx: SectionContext,
 ): GroupTemplate | undefined {
-  if (!isMap(g) || typeof g.type !== 'string') {
-    ctx.diags.error('TOSCA_SYNTAX', `group ${name} must be a map with a type`, loc);
-    return undefined;
-  }
-  const type = ctx.registry.lookup(g.type, 'group');
-  if (!type)
-    ctx.diags.error(
-      'TOSCA_UNKNOWN_TYPE',
-      `group ${name} has type ${g.type}, which is not defined`,
-      ctx.at(g, 'type', loc),
-    );
+  const read = typedEntry('group', name, raw, loc, ctx);
+  if (!read) return undefined;
+  const { entry: g, type } = read;
   const members: string[] = [];
   for (const [i, m] of (Array.isArray(g.members) ? g.members : []).entries()) {
     if (typeof m === 'string' && (ctx.nodeNames.has(m) || Object.hasOwn(rawGroups, m))) members.push(m);

@@ -8,7 +8,7 @@ import { checkProperties } from '../data-types.ts';
 import { evaluate } from '../functions.ts';
 import type { GroupTemplate, NodeTemplate, PolicyTemplate, ToscaType } from '../model.ts';
 import { isMap } from '../type-registry.ts';
-import type { SectionContext } from './context.ts';
+import { type SectionContext, typedEntry } from './context.ts';
 
 /** What policy targets may name. */
 interface Targets {
@@ -54,22 +54,14 @@ function policyEntries(raw: Record<string, unknown>, ctx: SectionContext): [stri
 
 function buildPolicy(
   name: string,
-  p: unknown,
+  raw: unknown,
   loc: Location,
   known: Targets,
   ctx: SectionContext,
 ): PolicyTemplate | undefined {
-  if (!isMap(p) || typeof p.type !== 'string') {
-    ctx.diags.error('TOSCA_SYNTAX', `policy ${name} must be a map with a type`, loc);
-    return undefined;
-  }
-  const type = ctx.registry.lookup(p.type, 'policy');
-  if (!type)
-    ctx.diags.error(
-      'TOSCA_UNKNOWN_TYPE',
-      `policy ${name} has type ${p.type}, which is not defined`,
-      ctx.at(p, 'type', loc),
-    );
+  const read = typedEntry('policy', name, raw, loc, ctx);
+  if (!read) return undefined;
+  const { entry: p, type } = read;
   const targets = policyTargets(name, p, type, loc, known, ctx);
   const given = isMap(p.properties)
     ? (evaluate(p.properties, ctx.scopeFor(), ctx.at(p, 'properties', loc)) as Record<string, unknown>)
