@@ -93,3 +93,29 @@ export async function vimCall<T>(
     work(new Journal(trx, scope.db.dialect, scope.instanceId, scope.journalOpOccId)),
   );
 }
+
+/**
+ * Takes a port away from its instance: the VNF's own port is deleted; a port it was given
+ * (supplied in the request) is detached and stays, free for its owner, as Neutron keeps a
+ * pre-created port when the server using it goes.
+ */
+export async function removePort(
+  scope: CallScope,
+  port: { id: string; owned: boolean | number },
+): Promise<void> {
+  if (port.owned) {
+    await vimCall(scope, 'port.delete', (j) => j.remove('sim_ports', port.id));
+    return;
+  }
+  await vimCall(scope, 'port.update', (j) =>
+    j.update('sim_ports', port.id, {
+      instance_id: null,
+      stack_id: null,
+      vnfc_id: null,
+      cpd_id: null,
+      ext_vl_id: null,
+      cp_config_id: null,
+      server_id: null,
+    }),
+  );
+}

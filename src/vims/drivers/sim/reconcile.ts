@@ -23,7 +23,7 @@ import type {
 } from '../../../store/db/tables.ts';
 import { type ExtVirtualLinkData, InfraError } from '../../contract.ts';
 import { allocateIps, externalCidr, newInternalCidr, newMac } from './addresses.ts';
-import { type CallScope, vimCall } from './calls.ts';
+import { type CallScope, removePort, vimCall } from './calls.ts';
 import type { PortIp } from './derive.ts';
 import { serverName } from './ids.ts';
 import type { Journal } from './journal.ts';
@@ -233,21 +233,7 @@ class Reconciler {
   }
 
   async #deletePort(port: SimPortsTable): Promise<void> {
-    if (port.owned) {
-      await vimCall(this.scope, 'port.delete', (j) => j.remove('sim_ports', port.id));
-      return;
-    }
-    await vimCall(this.scope, 'port.update', (j) =>
-      j.update('sim_ports', port.id, {
-        instance_id: null,
-        stack_id: null,
-        vnfc_id: null,
-        cpd_id: null,
-        ext_vl_id: null,
-        cp_config_id: null,
-        server_id: null,
-      }),
-    );
+    await removePort(this.scope, port);
   }
 
   async #removeVnfcs(): Promise<void> {

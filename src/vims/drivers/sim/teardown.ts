@@ -3,29 +3,14 @@
  * (supplied ones are detached), volumes, networks, the images registered for it, the stack, and
  * its journal. Each removal is a VIM call, so terminate can be cancelled and resumed.
  */
-import { type CallScope, vimCall } from './calls.ts';
+import { type CallScope, removePort, vimCall } from './calls.ts';
 import { loadState } from './state.ts';
 
 export async function teardown(scope: CallScope): Promise<void> {
   const { db, instanceId } = scope;
   const state = await loadState(db.kysely, instanceId);
   for (const s of state.servers) await vimCall(scope, 'server.delete', (j) => j.remove('sim_servers', s.id));
-  for (const p of state.ports) {
-    if (p.owned) await vimCall(scope, 'port.delete', (j) => j.remove('sim_ports', p.id));
-    else {
-      await vimCall(scope, 'port.update', (j) =>
-        j.update('sim_ports', p.id, {
-          instance_id: null,
-          stack_id: null,
-          vnfc_id: null,
-          cpd_id: null,
-          ext_vl_id: null,
-          cp_config_id: null,
-          server_id: null,
-        }),
-      );
-    }
-  }
+  for (const p of state.ports) await removePort(scope, p);
   for (const v of state.volumes) await vimCall(scope, 'volume.delete', (j) => j.remove('sim_volumes', v.id));
   for (const n of state.networks)
     await vimCall(scope, 'network.delete', (j) => j.remove('sim_networks', n.id));
