@@ -7,7 +7,7 @@
 // Every folder or file of src/ below the HTTP API and the command line.
 const BELOW_HTTP_AND_CLI = '^src/(?!(http|cli)/|main\\.ts$)';
 // The capabilities: what Bosun does, built on the data layer.
-const CAPABILITIES = '^src/(vnfd|packages|notify|vims|drivers|grant|lcm|jobs|http|cli)/';
+const CAPABILITIES = '^src/(vnfd|packages|notify|vims|drivers|grant|lcm|fm|jobs|http|cli)/';
 
 module.exports = {
   forbidden: [
@@ -42,8 +42,17 @@ module.exports = {
         'jobs/ runs the domain in the background (onboarding, LCM operations, delivery, sweeps) ' +
         'and runtime.ts builds and starts it all; the domain does not know who runs or wires it.',
       severity: 'error',
-      from: { path: '^src/(sol|zip|config|store|security|net|vnfd|packages|notify|vims|drivers|grant|lcm)/' },
+      from: { path: '^src/(sol|zip|config|store|security|net|vnfd|packages|notify|vims|drivers|grant|lcm|fm)/' },
       to: { path: '^src/(jobs/|runtime\\.ts$)' },
+    },
+    {
+      name: 'fm-above-lcm',
+      comment:
+        'fm/ (alarms) is about VNF instances and heals them through the lifecycle: the lifecycle ' +
+        'and what it builds on never need to know of alarms.',
+      severity: 'error',
+      from: { path: '^src/(lcm|vims|drivers|grant|packages|vnfd)/' },
+      to: { path: '^src/fm/' },
     },
     {
       name: 'lcm-above-vims-drivers-grant',

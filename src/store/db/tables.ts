@@ -342,6 +342,38 @@ export interface SimJournalTable {
   created_at: string;
 }
 
+/**
+ * A fault management alarm (SOL002/SOL003 Alarm). JSON columns are text: vnfc_instance_ids,
+ * root_cause_faulty_resource, correlated_alarm_ids and fault_details.
+ */
+export interface AlarmsTable {
+  id: string;
+  project_id: string;
+  /** The source's dedup key: unique among the project's alarms not cleared. */
+  fingerprint: string;
+  managed_object_id: string;
+  /** The LCM API major ('v1' | 'v2') of the managed VNF instance. */
+  instance_major: string;
+  vnfc_instance_ids: string;
+  root_cause_faulty_resource: string;
+  faulty_resource_type: string;
+  alarm_raised_time: string;
+  alarm_changed_time: string | null;
+  alarm_cleared_time: string | null;
+  alarm_acknowledged_time: string | null;
+  ack_state: string;
+  perceived_severity: string;
+  event_time: string;
+  event_type: string;
+  fault_type: string | null;
+  probable_cause: string;
+  /** 0/1 on SQLite, boolean on PostgreSQL. */
+  is_root_cause: boolean | number;
+  correlated_alarm_ids: string;
+  fault_details: string;
+  version: number;
+}
+
 export interface Tables {
   server_keys: ServerKeysTable;
   auth_clients: AuthClientsTable;
@@ -366,4 +398,5 @@ export interface Tables {
   sim_ports: SimPortsTable;
   sim_faults: SimFaultsTable;
   sim_journal: SimJournalTable;
+  alarms: AlarmsTable;
 }

@@ -12,6 +12,7 @@ import * as simVim from './0006-sim-vim.ts';
 import * as lcm from './0007-lcm.ts';
 import * as lcmV1 from './0008-lcm-v1.ts';
 import * as opOccOrder from './0009-op-occ-order.ts';
+import * as alarms from './0010-alarms.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-lcm': lcm,
   '0008-lcm-v1': lcmV1,
   '0009-op-occ-order': opOccOrder,
+  '0010-alarms': alarms,
 };
