@@ -28,6 +28,9 @@ export interface VimRecord {
   isDefault: boolean;
   shared: boolean;
   createdAt: string;
+  /** The zone names the VIM showed at its last registration check (absent: never checked). */
+  zones?: string[];
+  updatedAt?: string;
 }
 
 export interface NewVim {
@@ -38,6 +41,19 @@ export interface NewVim {
   interfaceInfo?: Record<string, unknown>;
   accessInfo?: Record<string, unknown>;
   extra?: Record<string, unknown>;
+  isDefault?: boolean;
+  /** The zone names its registration check saw. */
+  zones?: string[];
+}
+
+/** What an update changes (absent: kept). interfaceInfo and accessInfo replace the stored ones. */
+export interface VimChanges {
+  name?: string;
+  description?: string;
+  interfaceInfo?: Record<string, unknown>;
+  accessInfo?: Record<string, unknown>;
+  zones?: string[];
+  /** true: the default of the VIM's project; false: no longer its default. */
   isDefault?: boolean;
 }
 
@@ -70,6 +86,8 @@ function recordOf(row: VimsTable, defaults: Set<string>): VimRecord {
     isDefault: defaults.has(row.id),
     shared: row.project_id === SHARED_PROJECT,
     createdAt: row.created_at,
+    ...(row.zones !== null ? { zones: JSON.parse(row.zones) as string[] } : {}),
+    ...(row.updated_at !== null ? { updatedAt: row.updated_at } : {}),
   };
 }
 
@@ -117,32 +135,45 @@ export async function openVim(
   };
 }
 
-export async function registerVim(db: Database, box: SealedBox, vim: NewVim): Promise<VimRecord> {
-  const iface = splitSecrets(vim.interfaceInfo);
+/** The public interfaceInfo and the sealed secrets of a VIM's connection data. */
+function sealConnection(
+  box: SealedBox,
+  interfaceInfo: Record<string, unknown> | undefined,
+  accessInfo: Record<string, unknown> | undefined,
+): { interface_info: string; sealed_secrets: string | null } {
+  const iface = splitSecrets(interfaceInfo);
   const secrets: Secrets = {
-    ...(vim.accessInfo && Object.keys(vim.accessInfo).length ? { accessInfo: vim.accessInfo } : {}),
+    ...(accessInfo && Object.keys(accessInfo).length ? { accessInfo } : {}),
     ...(Object.keys(iface.secret).length ? { interfaceInfo: iface.secret } : {}),
   };
+  return {
+    interface_info: JSON.stringify(iface.public),
+    sealed_secrets: Object.keys(secrets).length ? box.seal(JSON.stringify(secrets)) : null,
+  };
+}
+
+async function refuseTakenName(trx: Executor, project: string, name: string, except?: string): Promise<void> {
+  let q = trx.selectFrom('vims').select('id').where('project_id', '=', project).where('name', '=', name);
+  if (except) q = q.where('id', '!=', except);
+  if (await q.executeTakeFirst())
+    throw new VimNameTaken(`A VIM named ${name} is already registered in project ${project}.`);
+}
+
+export async function registerVim(db: Database, box: SealedBox, vim: NewVim): Promise<VimRecord> {
   const row: VimsTable = {
     id: randomUUID(),
     project_id: vim.projectId,
     name: vim.name,
     vim_type: vim.vimType,
     description: vim.description ?? '',
-    interface_info: JSON.stringify(iface.public),
+    ...sealConnection(box, vim.interfaceInfo, vim.accessInfo),
     extra: JSON.stringify(vim.extra ?? {}),
-    sealed_secrets: Object.keys(secrets).length ? box.seal(JSON.stringify(secrets)) : null,
     created_at: new Date().toISOString(),
+    zones: vim.zones ? JSON.stringify(vim.zones) : null,
+    updated_at: null,
   };
   await inTransaction(db, async (trx) => {
-    const taken = await trx
-      .selectFrom('vims')
-      .select('id')
-      .where('project_id', '=', vim.projectId)
-      .where('name', '=', vim.name)
-      .executeTakeFirst();
-    if (taken)
-      throw new VimNameTaken(`A VIM named ${vim.name} is already registered in project ${vim.projectId}.`);
+    await refuseTakenName(trx, vim.projectId, vim.name);
     await trx.insertInto('vims').values(row).execute();
     if (vim.isDefault) await setDefault(trx, vim.projectId, row.id);
   });
@@ -155,6 +186,53 @@ async function setDefault(db: Executor, project: string, vimId: string): Promise
     .values({ project_id: project, vim_id: vimId })
     .onConflict((oc) => oc.column('project_id').doUpdateSet({ vim_id: vimId }))
     .execute();
+}
+
+/**
+ * Changes a VIM (see VimChanges); undefined when it is not visible to `project`. Throws
+ * VimNameTaken when the new name is another VIM's of its project.
+ */
+export async function updateVim(
+  db: Database,
+  box: SealedBox,
+  id: string,
+  changes: VimChanges,
+  project?: string,
+): Promise<VimRecord | undefined> {
+  return inTransaction(db, async (trx) => {
+    const row = await rowVisible(trx, id, project);
+    if (!row) return undefined;
+    if (changes.name !== undefined) await refuseTakenName(trx, row.project_id, changes.name, id);
+    const connection =
+      changes.interfaceInfo !== undefined || changes.accessInfo !== undefined
+        ? sealConnection(box, changes.interfaceInfo, changes.accessInfo)
+        : {};
+    await trx
+      .updateTable('vims')
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...connection,
+        ...(changes.zones !== undefined ? { zones: JSON.stringify(changes.zones) } : {}),
+        updated_at: new Date().toISOString(),
+      })
+      .where('id', '=', id)
+      .execute();
+    if (changes.isDefault === true) await setDefault(trx, row.project_id, id);
+    if (changes.isDefault === false) await trx.deleteFrom('default_vims').where('vim_id', '=', id).execute();
+    const updated = await trx.selectFrom('vims').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return recordOf(updated, await defaultIds(trx));
+  });
+}
+
+/** The VIM a project itself made its default (not the shared fallback). */
+export async function ownDefaultVimId(db: Executor, project: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('default_vims')
+    .select('vim_id')
+    .where('project_id', '=', project)
+    .executeTakeFirst();
+  return row?.vim_id;
 }
 
 /** Makes a visible VIM the default of `project`; false when it is not visible there. */
@@ -244,6 +322,8 @@ export async function ensureSharedDefaultVim(db: Database, vim: BuiltInVim): Pro
           extra: '{}',
           sealed_secrets: null,
           created_at: now,
+          zones: null,
+          updated_at: null,
         })
         .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
         .execute();

@@ -8,12 +8,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
 import { createSimDriver } from '../../src/vims/drivers/sim/driver.ts';
+import { openVim } from '../../src/vims/registry.ts';
 import { createInstance, INSTANTIATE, onboardOnce, runTask } from '../http/vnflcm/lcm-support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp.ts';
 import { context, grantFor, instantiatePlan, MAIN_SAMPLE, sampleVnfd } from '../vims/plans.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
@@ -114,6 +118,143 @@ describe('bosun vim and bosun sim against a server', () => {
       '*',
     ]);
     assert.match(dup.stderr, /409 Conflict: A VIM named bosun-sim/);
+  });
+
+  test('vim register takes Keystone flags, the password from a file or the environment only; show reads zones and free capacity live', async () => {
+    const dir = tempDir('bosun-vim-cli-');
+    const passwordFile = join(dir, 'password');
+    writeFileSync(passwordFile, 'file-pass-123\n');
+    const caFile = join(dir, 'ca.pem');
+    writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const keystone = [
+      '--auth-url',
+      'https://keystone.lab:5000/v3',
+      '--username',
+      'nfv',
+      '--project-name',
+      'nfv-project',
+    ];
+    const made = await json<{ id: string; zones: string[]; interfaceInfo: unknown }>([
+      'vim',
+      'register',
+      '--name',
+      'keystone-flags',
+      '--type',
+      SIM_VIM_TYPE,
+      '--project',
+      'tenant-k',
+      ...keystone,
+      '--user-domain',
+      'users',
+      '--region',
+      'RegionTwo',
+      '--password-file',
+      passwordFile,
+      '--ca-bundle',
+      caFile,
+    ]);
+    assert.deepEqual(
+      made.interfaceInfo,
+      { endpoint: 'https://keystone.lab:5000/v3' },
+      'the CA bundle is sealed with the secrets',
+    );
+    const opened = await openVim(server.context.db, server.context.box, made.id);
+    assert.deepEqual(opened?.accessInfo, {
+      username: 'nfv',
+      password: 'file-pass-123',
+      project: 'nfv-project',
+      projectDomain: 'Default',
+      userDomain: 'users',
+      region: 'RegionTwo',
+    });
+    assert.match(String(opened?.interfaceInfo.ssl_ca_cert), /^-----BEGIN CERTIFICATE-----/);
+
+    // The environment, when no file is given.
+    env.BOSUN_VIM_PASSWORD = 'env-pass-456';
+    try {
+      const fromEnv = await json<{ id: string }>([
+        'vim',
+        'register',
+        '--name',
+        'keystone-env',
+        '--type',
+        SIM_VIM_TYPE,
+        ...keystone,
+      ]);
+      assert.equal(
+        (await openVim(server.context.db, server.context.box, fromEnv.id))?.accessInfo?.password,
+        'env-pass-456',
+      );
+    } finally {
+      delete env.BOSUN_VIM_PASSWORD;
+    }
+    // Neither, and no terminal to ask on: refused before anything is sent.
+    const none = await bosun([
+      'vim',
+      'register',
+      '--name',
+      'keystone-none',
+      '--type',
+      SIM_VIM_TYPE,
+      ...keystone,
+    ]);
+    assert.equal(none.code, 1);
+    assert.match(
+      none.stderr,
+      /Password of nfv is needed: give it with --password-file FILE \(- for stdin\), in BOSUN_VIM_PASSWORD/,
+    );
+    assert.ok(!(await json<{ name: string }[]>(['vim', 'list'])).some((v) => v.name === 'keystone-none'));
+    const noProject = await bosun([
+      'vim',
+      'register',
+      '--name',
+      'x',
+      '--type',
+      SIM_VIM_TYPE,
+      '--username',
+      'nfv',
+    ]);
+    assert.match(noProject.stderr, /--username needs --project-name/);
+
+    // register printed the zones the VIM showed; show reads them live with free capacity.
+    const printed = await ok([
+      'vim',
+      'register',
+      '--name',
+      'keystone-print',
+      '--type',
+      SIM_VIM_TYPE,
+      ...keystone,
+      '--password-file',
+      passwordFile,
+    ]);
+    assert.match(
+      printed.stdout,
+      /^registered VIM .* \(keystone-print, BOSUN\.SIM\.V1\)\nzones: zone-a, zone-b/m,
+    );
+    const shown = await ok(['vim', 'show', made.id]);
+    assert.match(shown.stdout, /zones\s+zone-a, zone-b/);
+    assert.match(shown.stdout, /zone\s+host\s+state\s+vCPU free\s+RAM MiB free/);
+    const hosts = await json<
+      {
+        name: string;
+        zone: string;
+        capacity: { vcpus: number; ramMb: number };
+        used: { vcpus: number; ramMb: number };
+      }[]
+    >(['sim', 'host', 'list']);
+    for (const h of hosts) {
+      const free = `${h.capacity.vcpus - h.used.vcpus}/${h.capacity.vcpus}\\s+${h.capacity.ramMb - h.used.ramMb}/${h.capacity.ramMb}`;
+      assert.match(shown.stdout, new RegExp(`${h.zone}\\s+${h.name}\\s+up\\s+${free}`));
+    }
+    assert.ok(!shown.stdout.includes('file-pass-123'));
+    const asJson = await json<{ resources: { zones: { name: string }[] } }>(['vim', 'show', made.id]);
+    assert.deepEqual(
+      asJson.resources.zones.map((z) => z.name),
+      ['zone-a', 'zone-b'],
+    );
+    const bare = await ok(['vim', 'show', made.id, '--no-resources']);
+    assert.doesNotMatch(bare.stdout, /vCPU free/);
   });
 
   test('vim delete is refused while an instance uses the VIM', async () => {

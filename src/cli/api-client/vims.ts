@@ -1,8 +1,9 @@
 /** The VIM registry admin API (/bosun/v1/vims) calls of the CLI. */
+import type { VimDescription } from '../../vims/description.ts';
 import type { VimRecord } from '../../vims/registry.ts';
 import type { ApiClient } from './client.ts';
 
-export type { VimRecord };
+export type { VimDescription, VimRecord };
 
 export const VIMS = '/bosun/v1/vims';
 
@@ -26,3 +27,5 @@ export const getVim = (api: ApiClient, id: string) => api.json<VimRecord>('GET',
 export const setDefaultVim = (api: ApiClient, id: string, projectId?: string) =>
   api.json<VimRecord>('POST', one(id, '/default'), { json: projectId ? { projectId } : {} });
 export const deleteVim = (api: ApiClient, id: string) => api.request('DELETE', one(id));
+export const describeVim = (api: ApiClient, id: string) =>
+  api.json<VimDescription>('GET', one(id, '/resources'));

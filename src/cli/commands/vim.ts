@@ -1,7 +1,9 @@
 /**
  * `bosun vim register|list|show|default|delete`: the VIM registry of a running server, through
  * its admin API (/bosun/v1/vims; the bosun:admin scope when authentication is on). Credentials
- * go in with --access (or --access-file) and never come back.
+ * go in with the OpenStack flags (the password from a file, the environment or a prompt), or
+ * --access/--access-file, and never come back. The server checks a VIM before registering it;
+ * `show` adds the VIM's zones, hosts and free capacity, read live.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -9,14 +11,17 @@ import { ApiClient } from '../api-client/client.ts';
 import { type ConnectionOptions, withConnectionOptions } from '../api-client/connection.ts';
 import {
   deleteVim,
+  describeVim,
   getVim,
   listVims,
   registerVim,
   setDefaultVim,
+  type VimDescription,
   type VimRecord,
 } from '../api-client/vims.ts';
 import { collect, keyValues } from '../key-values.ts';
 import { CliError, emit, emitRecords, printTable, withIdOnly } from '../output.ts';
+import { readSecret } from '../secret-input.ts';
 
 interface Common extends ConnectionOptions {
   json?: boolean;
@@ -33,7 +38,24 @@ interface RegisterOptions extends Common {
   accessFile?: string;
   extra: string[];
   default?: boolean;
+  authUrl?: string;
+  username?: string;
+  projectName?: string;
+  projectDomain: string;
+  userDomain: string;
+  region?: string;
+  passwordFile?: string;
+  caBundle?: string;
 }
+
+/** Tacker's VIM type names, accepted by --type for the vimType Bosun stores. */
+const TYPE_ALIASES: Record<string, string> = {
+  openstack: 'ETSINFV.OPENSTACK_KEYSTONE.V_3',
+  kubernetes: 'ETSINFV.KUBERNETES.V_1',
+};
+
+/** The environment variable --username's password is read from (else --password-file, else a prompt). */
+const PASSWORD_ENV = 'BOSUN_VIM_PASSWORD';
 
 const say = (line: string) => process.stdout.write(line + '\n');
 
@@ -48,6 +70,71 @@ function readAccessFile(file: string): Record<string, unknown> {
     throw new CliError(`--access-file ${file}: expected a JSON object`);
   }
   return parsed as Record<string, unknown>;
+}
+
+function readCaBundle(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CliError(`--ca-bundle ${file}: ${(err as Error).message}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new CliError(`--ca-bundle ${file}: not a PEM certificate bundle (no BEGIN CERTIFICATE line)`);
+  }
+  return pem;
+}
+
+/**
+ * The OpenStack (Keystone v3) connection of the flags: interfaceInfo.endpoint and ssl_ca_cert,
+ * accessInfo username, password, project, projectDomain, userDomain, region — the SOL003
+ * vimConnectionInfo names.
+ */
+async function keystoneConnection(opts: RegisterOptions): Promise<{
+  interfaceInfo: Record<string, unknown>;
+  accessInfo: Record<string, unknown>;
+}> {
+  const interfaceInfo: Record<string, unknown> = {};
+  const accessInfo: Record<string, unknown> = {};
+  if (opts.authUrl) interfaceInfo.endpoint = opts.authUrl;
+  if (opts.caBundle) interfaceInfo.ssl_ca_cert = readCaBundle(opts.caBundle);
+  if (opts.username === undefined) return { interfaceInfo, accessInfo };
+  if (!opts.projectName) throw new CliError('--username needs --project-name (the project to scope to)');
+  if (!opts.authUrl && !opts.endpoint)
+    throw new CliError('--username needs --auth-url (Keystone v3, e.g. https://keystone:5000/v3)');
+  Object.assign(accessInfo, {
+    username: opts.username,
+    password: await readSecret({
+      file: opts.passwordFile,
+      env: PASSWORD_ENV,
+      prompt: `Password of ${opts.username}`,
+      fileFlag: '--password-file',
+    }),
+    project: opts.projectName,
+    projectDomain: opts.projectDomain,
+    userDomain: opts.userDomain,
+    ...(opts.region ? { region: opts.region } : {}),
+  });
+  return { interfaceInfo, accessInfo };
+}
+
+const free = (total: number, used: number) => `${Math.max(total - used, 0)}/${total}`;
+
+/** The VIM's zones and hosts with their free vCPU and RAM, as a table. */
+function printResources(d: VimDescription): void {
+  const rows = d.zones.flatMap((z) =>
+    z.hosts.length === 0
+      ? [{ zone: z.name, host: '(no host)' }]
+      : z.hosts.map((h) => ({
+          zone: z.name,
+          host: h.name,
+          state: h.up ? 'up' : 'down',
+          'vCPU free': free(h.vcpus, h.vcpusUsed),
+          'RAM MiB free': free(h.ramMb, h.ramMbUsed),
+        })),
+  );
+  if (rows.length === 0) say('no zones');
+  else printTable(rows, ['zone', 'host', 'state', 'vCPU free', 'RAM MiB free']);
 }
 
 const row = (v: VimRecord) => ({
@@ -70,7 +157,9 @@ function printVim(v: VimRecord): void {
     ['interfaceInfo', JSON.stringify(v.interfaceInfo)],
     ['extra', JSON.stringify(v.extra)],
     ['credentials', v.hasCredentials ? 'stored, sealed (never shown)' : 'none'],
+    ['zones', v.zones?.join(', ')],
     ['createdAt', v.createdAt],
+    ['updatedAt', v.updatedAt],
   ];
   for (const [key, value] of lines) if (value !== undefined) say(`${key.padEnd(14)} ${String(value)}`);
 }
@@ -84,7 +173,7 @@ export function register(vim: Command): void {
     .requiredOption('--name <name>', 'unique name in its project')
     .requiredOption(
       '--type <vimType>',
-      'e.g. BOSUN.SIM.V1, ETSINFV.OPENSTACK_KEYSTONE.V_3, ETSINFV.KUBERNETES.V_1',
+      'openstack (= ETSINFV.OPENSTACK_KEYSTONE.V_3), kubernetes (= ETSINFV.KUBERNETES.V_1) or a vimType, e.g. BOSUN.SIM.V1',
     )
     .option('--description <text>', 'what it is')
     .option('--project <project>', "the project it belongs to (default: the caller's); * = every project")
@@ -99,17 +188,36 @@ export function register(vim: Command): void {
     .option('--access-file <file>', 'accessInfo as a JSON file (keeps secrets out of the command line)')
     .option('--extra <key=value>', 'an extra entry (repeat)', collect, [] as string[])
     .option('--default', 'make it the default VIM of its project')
+    .option('--auth-url <url>', 'OpenStack: Keystone v3 URL (interfaceInfo.endpoint)')
+    .option(
+      '--username <name>',
+      'OpenStack: the user (its password from --password-file, $BOSUN_VIM_PASSWORD or a prompt)',
+    )
+    .option('--project-name <name>', 'OpenStack: the project to scope to')
+    .option('--project-domain <name>', "OpenStack: the project's domain", 'Default')
+    .option('--user-domain <name>', "OpenStack: the user's domain", 'Default')
+    .option('--region <name>', "OpenStack: the catalog's region (default: the VIM's only one)")
+    .option('--password-file <file>', 'OpenStack: a file holding the password (- reads stdin)')
+    .option(
+      '--ca-bundle <file>',
+      "PEM CA bundle trusted for the VIM's HTTPS endpoints (interfaceInfo.ssl_ca_cert)",
+    )
     .action(async (opts: RegisterOptions) => {
-      const interfaceInfo = keyValues(opts.interface, '--interface', 'json-like');
+      const keystone = await keystoneConnection(opts);
+      const interfaceInfo = {
+        ...keyValues(opts.interface, '--interface', 'json-like'),
+        ...keystone.interfaceInfo,
+      };
       if (opts.endpoint) interfaceInfo.endpoint = opts.endpoint;
       const accessInfo = {
         ...(opts.accessFile ? readAccessFile(opts.accessFile) : {}),
         ...keyValues(opts.access, '--access', 'json-like'),
+        ...keystone.accessInfo,
       };
       const extra = keyValues(opts.extra, '--extra', 'json-like');
       const made = await registerVim(ApiClient.from(opts), {
         name: opts.name,
-        vimType: opts.type,
+        vimType: TYPE_ALIASES[opts.type] ?? opts.type,
         ...(opts.description ? { description: opts.description } : {}),
         ...(opts.project ? { projectId: opts.project } : {}),
         ...(Object.keys(interfaceInfo).length ? { interfaceInfo } : {}),
@@ -117,9 +225,10 @@ export function register(vim: Command): void {
         ...(Object.keys(extra).length ? { extra } : {}),
         ...(opts.default ? { isDefault: true } : {}),
       });
-      emitRecords(opts, made, () =>
-        say(`registered VIM ${made.id} (${made.name}, ${made.vimType})${made.isDefault ? ', default' : ''}`),
-      );
+      emitRecords(opts, made, () => {
+        say(`registered VIM ${made.id} (${made.name}, ${made.vimType})${made.isDefault ? ', default' : ''}`);
+        if (made.zones) say(`zones: ${made.zones.join(', ') || 'none'}`);
+      });
     });
 
   withIdOnly(sub(vim, 'list', 'list registered VIMs'))
@@ -132,10 +241,40 @@ export function register(vim: Command): void {
       });
     });
 
-  sub(vim, 'show <id>', 'show one VIM (never its credentials)').action(async (id: string, opts: Common) => {
-    const v = await getVim(ApiClient.from(opts), id);
-    emit(opts.json, v, () => printVim(v));
-  });
+  sub(
+    vim,
+    'show <id>',
+    'show one VIM (never its credentials) and its zones, hosts and free capacity, read live',
+  )
+    .option('--no-resources', 'do not ask the VIM for its zones and hosts')
+    .action(async (id: string, opts: Common & { resources: boolean }) => {
+      const api = ApiClient.from(opts);
+      const v = await getVim(api, id);
+      let resources: VimDescription | undefined;
+      let unreadable: string | undefined;
+      if (opts.resources) {
+        try {
+          resources = await describeVim(api, id);
+        } catch (err) {
+          // The record is shown all the same: an unreachable VIM is what one looks at it for.
+          if (!(err instanceof CliError)) throw err;
+          unreadable = err.message;
+        }
+      }
+      const shown = {
+        ...v,
+        ...(resources ? { resources } : {}),
+        ...(unreadable ? { resourcesError: unreadable } : {}),
+      };
+      emit(opts.json, shown, () => {
+        printVim(v);
+        if (unreadable) say(`resources      not readable: ${unreadable}`);
+        if (resources) {
+          say('');
+          printResources(resources);
+        }
+      });
+    });
 
   sub(vim, 'default <id>', 'make a VIM the default of a project')
     .option('--project <project>', "the project (default: the VIM's own)")

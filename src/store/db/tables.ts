@@ -198,6 +198,9 @@ export interface VimsTable {
   /** SealedBox of JSON {accessInfo, interfaceInfo: secret keys}; null when there are none. */
   sealed_secrets: string | null;
   created_at: string;
+  /** JSON array: the zone names the VIM showed at its last registration check; null if unchecked. */
+  zones: string | null;
+  updated_at: string | null;
 }
 
 /** The default VIM of a project ('*': the fallback of every project). */

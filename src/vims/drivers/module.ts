@@ -1,7 +1,8 @@
 /** What a driver folder under src/vims/drivers/ exports for the driver table (index.ts). */
 import type { Config } from '../../config/load.ts';
 import type { Database } from '../../store/db/database.ts';
-import type { InfraDriver } from '../contract.ts';
+import type { InfraDriver, VimConnection } from '../contract.ts';
+import type { VimDescription } from '../description.ts';
 
 export interface DriverDeps {
   db: Database;
@@ -15,4 +16,10 @@ export interface DriverModule {
    * processes start at once) and returns the driver.
    */
   prepare(config: Config, deps: DriverDeps): Promise<InfraDriver>;
+  /**
+   * Asks the VIM, with the connection's credentials, for its zones, hosts and capacity; throws
+   * (InfraError, ApiError) with the VIM's own reason when it cannot (wrong credentials, unknown
+   * project, unreachable, TLS). A driver without it registers VIMs unchecked.
+   */
+  describe?(vim: VimConnection, config: Config, deps: DriverDeps): Promise<VimDescription>;
 }

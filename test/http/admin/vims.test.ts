@@ -102,6 +102,66 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test('register answers with the zones the VIM showed; resources reads zones, hosts and free capacity live', async () => {
+      const made = await http<VimRecord>(server.url, 'POST', BASE, { body: cloud('checked') });
+      assert.equal(made.status, 201, made.text);
+      const zones = await server.context.db.kysely
+        .selectFrom('sim_zones')
+        .select('name')
+        .orderBy('name')
+        .execute();
+      assert.ok(zones.length > 1);
+      assert.deepEqual(
+        made.body.zones,
+        zones.map((z) => z.name),
+      );
+      const stored = await http<VimRecord>(server.url, 'GET', `${BASE}/${made.body.id}`);
+      assert.deepEqual(stored.body.zones, made.body.zones, 'the zones seen at registration are kept');
+      type Described = {
+        zones: {
+          name: string;
+          hosts: {
+            name: string;
+            up: boolean;
+            vcpus: number;
+            vcpusUsed: number;
+            ramMb: number;
+            ramMbUsed: number;
+          }[];
+        }[];
+      };
+      const live = await http<Described>(server.url, 'GET', `${BASE}/${made.body.id}/resources`);
+      assert.equal(live.status, 200, live.text);
+      const hosts = await server.context.db.kysely.selectFrom('sim_hosts').selectAll().execute();
+      assert.deepEqual(
+        live.body.zones.map((z) => z.name),
+        made.body.zones,
+      );
+      for (const zone of live.body.zones) {
+        const mine = hosts.filter((h) => h.zone === zone.name).sort((a, b) => a.name.localeCompare(b.name));
+        assert.deepEqual(
+          zone.hosts.map((h) => [h.name, h.up, h.vcpus, h.ramMb]),
+          mine.map((h) => [h.name, h.state === 'up', h.vcpus, h.ram_mb]),
+        );
+      }
+      // A host taken down shows down, read live.
+      const host = hosts[0];
+      assert.equal((await http(server.url, 'POST', `${SIM}/hosts/${host.name}/down`)).status, 200);
+      try {
+        const again = await http<Described>(server.url, 'GET', `${BASE}/${made.body.id}/resources`);
+        const seen = again.body.zones.flatMap((z) => z.hosts).find((h) => h.name === host.name);
+        assert.equal(seen?.up, false);
+      } finally {
+        await http(server.url, 'POST', `${SIM}/hosts/${host.name}/up`);
+      }
+      assert.ok(
+        isProblem(
+          await http(server.url, 'GET', `${BASE}/00000000-0000-4000-8000-000000000000/resources`),
+          404,
+        ),
+      );
+    });
+
     test('a VIM type no driver serves is refused (422) with the served types', async () => {
       const refused = await http<{ detail: string; servedVimTypes: string[] }>(server.url, 'POST', BASE, {
         body: { ...cloud('keystone-lab'), vimType: OPENSTACK },

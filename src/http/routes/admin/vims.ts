@@ -1,9 +1,13 @@
 /**
  * The VIM registry's admin API (admin only: the bosun:admin scope when authentication is on):
  *   GET    /bosun/v1/vims[?projectId=]          registered VIMs (a project's and the shared ones)
- *   POST   /bosun/v1/vims                       register (credentials sealed, never returned); 422 for
- *                                                a vimType no driver serves
+ *   POST   /bosun/v1/vims                       register (credentials sealed, never returned) once the
+ *                                                VIM answered the registration check: the answer lists
+ *                                                the zones it showed; 422 (the VIM refused: credentials,
+ *                                                project) or 502 (not reached) and nothing stored
+ *                                                otherwise; 422 for a vimType no driver serves
  *   GET    /bosun/v1/vims/{id}
+ *   GET    /bosun/v1/vims/{id}/resources        the VIM's zones, hosts and capacity, read live
  *   POST   /bosun/v1/vims/{id}/default          the default VIM of a project
  *   DELETE /bosun/v1/vims/{id}                   refused (409) while VNF instances use it
  * A VIM belongs to a project (projectId, default the caller's) or to every project ('*').
@@ -13,11 +17,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { vimUsers } from '../../../lcm/vim-users.ts';
 import { ApiError } from '../../../sol/problem.ts';
 import type { Executor } from '../../../store/db/transaction.ts';
+import { describeRegisteredVim, registerCheckedVim } from '../../../vims/checked-registry.ts';
 import {
   deleteVim,
   getVim,
   listVims,
-  registerVim,
   setDefaultVim,
   VimNameTaken,
   type VimRecord,
@@ -90,13 +94,13 @@ export function registerVimAdmin(app: FastifyInstance): void {
   app.post(BASE, { schema: { body: NewVimBody }, config: { sol013 } }, async (request, reply) => {
     const body = request.body as Static<typeof NewVimBody>;
     refuseUnserved(body.vimType, served);
-    const { db, box } = request.server.bosun;
+    const { db, box, vimDrivers: drivers } = request.server.bosun;
     try {
-      const vim = await registerVim(db, box, {
-        ...body,
-        projectId: body.projectId ?? request.caller.project,
-      });
-      const shown = view(request, vim);
+      const { record } = await registerCheckedVim(
+        { db, box, drivers },
+        { ...body, projectId: body.projectId ?? request.caller.project },
+      );
+      const shown = view(request, record);
       return reply.code(201).header('Location', shown._links.self.href).send(shown);
     } catch (error) {
       if (error instanceof VimNameTaken) throw new ApiError(409, error.message);
@@ -108,6 +112,17 @@ export function registerVimAdmin(app: FastifyInstance): void {
     const vim = await getVim(request.server.bosun.db, idOf(request));
     if (!vim) throw notFound(idOf(request));
     return view(request, vim);
+  });
+
+  app.get(`${BASE}/:id/resources`, { schema: { params: IdParams }, config: { sol013 } }, async (request) => {
+    const { db, box, vimDrivers: drivers } = request.server.bosun;
+    const vim = await getVim(db, idOf(request));
+    if (!vim) throw notFound(idOf(request));
+    const description = await describeRegisteredVim({ db, box, drivers }, vim.id);
+    if (!description) {
+      throw new ApiError(422, `The driver of VIM type ${vim.vimType} cannot read a VIM's zones and hosts.`);
+    }
+    return description;
   });
 
   app.post(

@@ -13,6 +13,7 @@ import * as lcm from './0007-lcm.ts';
 import * as lcmV1 from './0008-lcm-v1.ts';
 import * as opOccOrder from './0009-op-occ-order.ts';
 import * as alarms from './0010-alarms.ts';
+import * as vimCheck from './0015-vim-check.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-lcm-v1': lcmV1,
   '0009-op-occ-order': opOccOrder,
   '0010-alarms': alarms,
+  '0015-vim-check': vimCheck,
 };

@@ -6,6 +6,7 @@
 import { ensureSharedDefaultVim } from '../../registry.ts';
 import type { DriverModule } from '../module.ts';
 import { SIM_VIM_TYPE } from './config.ts';
+import { describeSimVim } from './describe.ts';
 import { createSimDriver } from './driver.ts';
 import { ensureTopology } from './topology.ts';
 
@@ -22,4 +23,5 @@ export const simDriver: DriverModule = {
     if (config.sim.registerDefaultVim) await ensureSharedDefaultVim(deps.db, DEFAULT_VIM);
     return createSimDriver({ db: deps.db, sim: config.sim });
   },
+  describe: (_vim, _config, deps) => describeSimVim(deps.db),
 };

@@ -1,0 +1,70 @@
+/**
+ * The registration check: before a VIM is stored (or its credentials change), Bosun asks it for
+ * its zones with the credentials given, so that a wrong password, an unknown project, an
+ * unreachable endpoint or a TLS failure is answered at once, saying what to fix, and nothing is
+ * stored. The VIM refusing is 422 (the request must change); the VIM not answering is 502.
+ */
+import { ApiError } from '../sol/problem.ts';
+import { InfraError, type VimConnection } from './contract.ts';
+import type { VimDescription } from './description.ts';
+import type { VimDriverTable } from './drivers/index.ts';
+
+/** InfraError codes that mean the VIM was not reached or did not answer. */
+const UNREACHED = new Set(['VIM_UNAVAILABLE', 'VIM_TIMEOUT', 'CANCELLED']);
+
+const HINTS = {
+  422: 'Correct the credentials, project or domain names and try again.',
+  502: 'Check the auth URL, that Bosun may reach it (outbound.allow for a private address) and the CA bundle, then try again.',
+} as const;
+
+/** The innermost message of an error chain (fetch failures hide the reason in `cause`). */
+function reasonOf(error: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = error;
+  for (let depth = 0; e instanceof Error && depth < 4; depth++) {
+    if (!parts.some((p) => p.includes(e instanceof Error ? e.message : ''))) parts.push(e.message);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(': ') || String(error);
+}
+
+function statusOf(error: unknown): 422 | 502 {
+  if (error instanceof ApiError) return error.status >= 400 && error.status < 500 ? 422 : 502;
+  if (error instanceof InfraError) return UNREACHED.has(error.code) ? 502 : 422;
+  return 502;
+}
+
+/**
+ * The failure of asking `vim` as a ProblemDetails that says what to fix. `what` names the step
+ * ("the registration check of VIM lab"), `stored` says what became of the request.
+ */
+export function vimCheckError(error: unknown, what: string, vim: VimConnection, stored: string): ApiError {
+  const status = statusOf(error);
+  const endpoint = typeof vim.interfaceInfo?.endpoint === 'string' ? ` at ${vim.interfaceInfo.endpoint}` : '';
+  const reason = reasonOf(error).replace(/\.?$/, '.');
+  return new ApiError(status, `${what} failed${endpoint}: ${reason} ${stored} ${HINTS[status]}`, {
+    extensions: {
+      vimCheck: status === 422 ? 'REFUSED' : 'UNREACHED',
+      ...(error instanceof InfraError ? { infraErrorCode: error.code } : {}),
+    },
+  });
+}
+
+/**
+ * Asks the VIM for its description with the connection's credentials; undefined when its
+ * driver cannot describe a VIM. Throws the ApiError of vimCheckError.
+ */
+export async function describeVim(
+  drivers: VimDriverTable,
+  vim: VimConnection,
+  what: string,
+  stored: string,
+): Promise<VimDescription | undefined> {
+  const describer = drivers.describer(vim.vimType);
+  if (!describer) return undefined;
+  try {
+    return await describer(vim);
+  } catch (error) {
+    throw vimCheckError(error, what, vim, stored);
+  }
+}
