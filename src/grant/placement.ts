@@ -3,9 +3,11 @@
  * rules. Every rule is evaluated (Tacker stops at the first rule of a kind that yields too few
  * references, §12.15): a rule gives a constraint when it references at least one resource being
  * added and at least two resources in all, new ones by their grant id and existing VNFCs of its
- * target VDUs by their VIM resource id.
+ * target VDUs by their VIM resource id. Host-scope rules also become the server groups the
+ * driver enforces.
  */
 import type { VnfcResourceInfo } from '../sol/instance-model.ts';
+import type { ServerGroup } from '../vims/contract.ts';
 import type { PlacementRule } from '../vnfd/model/vnfd.ts';
 import type {
   ConstraintResourceRef,
@@ -73,6 +75,30 @@ export function vimConstraints(input: PlacementInput): VimConstraint[] {
     const { added, all } = refsOf(rule, input);
     if (added.length < 1 || all.length < 2) continue;
     out.push({ sameResourceGroup: true, resource: all });
+  }
+  return out;
+}
+
+/**
+ * One server group per NFVI_NODE-scope rule of the flavour that has a member among `vnfcs` (the
+ * VNFCs the instance has after the operation). A group of one member is still a group: the VIM
+ * must place the members a later scale out adds beside (or away from) it. The group id is the
+ * rule's name, so every operation of an instance speaks of the same group; best effort makes the
+ * policy soft.
+ */
+export function serverGroups(
+  rules: readonly PlacementRule[],
+  vnfcs: readonly { id: string; vduId: string }[],
+  fallbackBestEffort: boolean,
+): ServerGroup[] {
+  const out: ServerGroup[] = [];
+  for (const rule of rules) {
+    if (rule.scope !== 'nfvi_node') continue;
+    const members = new Set(rule.members);
+    const ids = vnfcs.filter((v) => members.has(v.vduId)).map((v) => v.id);
+    if (ids.length === 0) continue;
+    const kind = rule.kind === 'affinity' ? 'affinity' : 'anti-affinity';
+    out.push({ id: rule.name, policy: fallbackBestEffort ? `soft-${kind}` : kind, members: ids });
   }
   return out;
 }

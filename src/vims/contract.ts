@@ -16,7 +16,10 @@
  * - resourceChanges are relative to `ctx.current` (see resource-changes.ts), so a retry reports
  *   the whole change of the op occ, not just its last attempt.
  * - Failures throw `InfraError` with the VIM's own message (e.g. Nova's "No valid host was
- *   found") and the resources created so far stay recorded in the returned/observable state.
+ *   found") and the resources created so far stay recorded in the returned/observable state. A
+ *   placement failure (NO_VALID_HOST, or any failure of a server's creation) gives in its detail
+ *   `{ vduId, vnfcId, zone, reason }` — the failing VNFC, the zone it was tried in and the VIM's
+ *   reason — so that the engine can choose another zone and call again.
  * - `signal` aborts at the next VIM call boundary (cancel, lease lost); the driver throws
  *   `InfraError` with code `CANCELLED`.
  *
@@ -62,6 +65,26 @@ export interface GrantedResources {
   softwareImages: Record<string, string>;
   /** VDU name → VIM flavour id. */
   computeFlavours: Record<string, string>;
+  /**
+   * Host-level (NFVI_NODE) affinity and anti-affinity rules of the flavour, one group per rule
+   * (a Nova server group on OpenStack): the driver places every member it creates by the policy.
+   */
+  serverGroups: ServerGroup[];
+}
+
+/** The policy of a server group; `soft-` ones are preferences (fallbackBestEffort). */
+export type ServerGroupPolicy = 'anti-affinity' | 'soft-anti-affinity' | 'affinity' | 'soft-affinity';
+
+/**
+ * VNFCs the VIM keeps on distinct hosts (anti-affinity) or on one host (affinity). The id is the
+ * VNFD rule's name, the same in every operation of an instance, so a later operation (scale out,
+ * heal) places its new members in the same group as the existing ones.
+ */
+export interface ServerGroup {
+  id: string;
+  policy: ServerGroupPolicy;
+  /** vnfcResourceInfo ids (NewVnfc ids) of every member the instance has after the operation. */
+  members: string[];
 }
 
 /**

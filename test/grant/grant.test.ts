@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { buildGrantRequest, type GrantRequestInput } from '../../src/grant/grant-request.ts';
 import { LocalNfvo } from '../../src/grant/local-nfvo.ts';
 import { type GrantContext, GrantRefused } from '../../src/grant/nfvo.ts';
+import { serverGroups } from '../../src/grant/placement.ts';
 import type { InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import type { NewVnfc } from '../../src/vims/contract.ts';
 import type { Flavour, PlacementRule } from '../../src/vnfd/model/vnfd.ts';
@@ -325,6 +326,29 @@ describe('local NFVO', () => {
     assert.deepEqual(
       grant.zones?.map((z) => z.zoneId),
       ['zone-b'],
+    );
+  });
+});
+
+describe('server groups', () => {
+  test('one per host-scope rule with a member, by rule name; soft with best effort; zone rules give none', () => {
+    const rules = [
+      rule('apart', 'anti-affinity', 'nfvi_node', ['VDU1']),
+      rule('close', 'affinity', 'nfvi_node', ['VDU1', 'VDU2']),
+      rule('zones', 'anti-affinity', 'zone', ['VDU1']),
+      rule('nobody', 'anti-affinity', 'nfvi_node', ['VDU9']),
+    ];
+    const vnfcs = [
+      { id: 'a', vduId: 'VDU1' },
+      { id: 'b', vduId: 'VDU2' },
+    ];
+    assert.deepEqual(serverGroups(rules, vnfcs, false), [
+      { id: 'apart', policy: 'anti-affinity', members: ['a'] },
+      { id: 'close', policy: 'affinity', members: ['a', 'b'] },
+    ]);
+    assert.deepEqual(
+      serverGroups(rules, vnfcs, true).map((g) => g.policy),
+      ['soft-anti-affinity', 'soft-affinity'],
     );
   });
 });

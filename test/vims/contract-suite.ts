@@ -249,7 +249,12 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
         heal: () => t.faults.restoreZone(t.zones[1]),
         code: 'NO_VALID_HOST',
         async recover(run, err) {
+          // What the engine needs to choose another zone: the VNFC, its VDU, the zone, the reason.
           assert.equal(err.detail?.zone, t.zones[1]);
+          const failing = run.plan.vnfcs.find((v) => v.id === err.detail?.vnfcId);
+          assert.ok(failing, `detail.vnfcId names a VNFC of the plan: ${JSON.stringify(err.detail)}`);
+          assert.equal(err.detail?.vduId, failing.vduId);
+          assert.match(String(err.detail?.reason), /No valid host was found/);
           const info = await retried(run);
           assert.ok(info.vnfcResourceInfo?.every((v) => v.zoneId === t.zones[1]));
         },
@@ -681,6 +686,26 @@ export function infraContractSuite(name: string, createTarget: () => Promise<Con
         'INVALID_REQUEST',
         'Rollback of HEAL is not supported',
       );
+    });
+
+    test('server groups: affinity members share a host, anti-affinity members never do', async () => {
+      for (const policy of ['affinity', 'anti-affinity'] as const) {
+        const plan = instantiatePlan(vnfd);
+        const { instanceId, ctx } = prepared(plan);
+        const members = plan.vnfcs.map((v) => v.id);
+        ctx.grant.serverGroups = [{ id: `together-${policy}`, policy, members }];
+        const { instantiatedVnfInfo: info } = await t.driver.instantiate(ctx, plan);
+        assert.ok(info);
+        const hosts = (await t.driver.health(t.vim, instanceId, info)).map((h) => h.host);
+        assert.equal(hosts.length, members.length);
+        assert.ok(
+          hosts.every((h) => typeof h === 'string' && h.length > 0),
+          hosts.join(', '),
+        );
+        assert.equal(new Set(hosts).size, policy === 'affinity' ? 1 : members.length, `${policy}: ${hosts}`);
+        await t.driver.terminate(next(instanceId, info), { terminationType: 'FORCEFUL' });
+        assert.deepEqual(await t.resources(instanceId), []);
+      }
     });
 
     test('zones lists where compute resources can go', async () => {

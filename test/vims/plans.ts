@@ -120,6 +120,7 @@ export function grantFor(vnfcIds: string[], zone?: string): GrantedResources {
     zoneOf: zone ? Object.fromEntries(vnfcIds.map((id) => [id, `z-${zone}`])) : {},
     softwareImages: {},
     computeFlavours: {},
+    serverGroups: [],
   };
 }
 

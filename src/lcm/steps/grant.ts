@@ -10,7 +10,7 @@ import { LeaseLost } from '../errors.ts';
 import type { GrantOutput } from '../progress.ts';
 import { defineStep } from '../saga/step.ts';
 import { transition } from '../transition.ts';
-import { additionalParams, flavourOf, type Run, storedVims } from './run.ts';
+import { additionalParams, fallbackBestEffort, flavourOf, type Run, storedVims } from './run.ts';
 
 async function grant(run: Run): Promise<GrantOutput> {
   const { deps, instance, opOcc } = run;
@@ -37,7 +37,7 @@ async function grant(run: Run): Promise<GrantOutput> {
     current: instance.instantiatedVnfInfo,
     delta: planned.delta,
     additionalParams: additionalParams(run),
-    fallbackBestEffort: deps.config.lcm.placementFallbackBestEffort,
+    fallbackBestEffort: fallbackBestEffort(run),
     links: { vnfLcmOpOcc: run.links.opOcc(opOcc.id), vnfInstance: run.links.instance(instance.id) },
   });
   const existingZones: Record<string, string> = {};

@@ -4,12 +4,21 @@
  * recording what it undid.
  */
 
-import type { Grant } from '../../grant/types.ts';
+import { serverGroups } from '../../grant/placement.ts';
 import type { DriverResult, GrantedResources, InfraDriver, OperationContext } from '../../vims/contract.ts';
 import { defineStep } from '../saga/step.ts';
-import { additionalParams, flavourOf, type Run, vnfdOf } from './run.ts';
+import { additionalParams, fallbackBestEffort, flavourOf, type Run, vnfdOf } from './run.ts';
 
-function grantedResources(grant: Grant | undefined): GrantedResources {
+/** The VNFCs the instance has once the operation is done: those that stay and those it adds. */
+function vnfcsAfter(run: Run): { id: string; vduId: string }[] {
+  const delta = run.progress.outputs.grant?.planned.delta ?? {};
+  const gone = new Set(delta.removeVnfcs ?? []);
+  const kept = (run.instance.instantiatedVnfInfo?.vnfcResourceInfo ?? []).filter((v) => !gone.has(v.id));
+  return [...kept, ...(delta.addVnfcs ?? [])].map((v) => ({ id: v.id, vduId: v.vduId }));
+}
+
+function grantedResources(run: Run): GrantedResources {
+  const grant = run.grant;
   const zoneOf: Record<string, string> = {};
   for (const g of [...(grant?.addResources ?? []), ...(grant?.updateResources ?? [])]) {
     if (g.zoneId) zoneOf[g.resourceDefinitionId] = g.zoneId;
@@ -30,6 +39,7 @@ function grantedResources(grant: Grant | undefined): GrantedResources {
     zoneOf,
     softwareImages,
     computeFlavours,
+    serverGroups: serverGroups(flavourOf(run).placementRules, vnfcsAfter(run), fallbackBestEffort(run)),
   };
 }
 
@@ -44,7 +54,7 @@ async function operationContext(run: Run): Promise<{ ctx: OperationContext; driv
     instanceId: run.instance.id,
     opOccId: run.opOcc.id,
     current: run.instance.instantiatedVnfInfo,
-    grant: grantedResources(run.grant),
+    grant: grantedResources(run),
     signal: run.control.signal,
     vnfd: vnfdOf(run),
     flavourId: flavourOf(run).flavourId,

@@ -61,6 +61,16 @@ export function additionalParams(run: Run): Record<string, unknown> | undefined 
   return isRecord(params) ? params : undefined;
 }
 
+/**
+ * Whether placement rules may be broken when they cannot be met: the request's
+ * `additionalParams.fallbackBestEffort` (a boolean, checked when the request was accepted), else
+ * `lcm.placementFallbackBestEffort`.
+ */
+export function fallbackBestEffort(run: Run): boolean {
+  const asked = additionalParams(run)?.fallbackBestEffort;
+  return typeof asked === 'boolean' ? asked : run.deps.config.lcm.placementFallbackBestEffort;
+}
+
 /** The instance's VIM connections with those the request adds or removes. */
 export function storedVims(run: Run): Record<string, StoredVimConnection> {
   return mergeVims(run.instance.vimConnectionInfo, run.facts.vimConnectionInfo);

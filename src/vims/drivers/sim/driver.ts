@@ -136,14 +136,14 @@ export class SimDriver implements InfraDriver {
   /** Runs an operation that reshapes the stack: spec, reconcile, read back. */
   async #reshape(
     ctx: OperationContext,
-    build: (scope: CallScope, stored: StackParams | undefined) => Promise<StackSpec>,
+    build: (scope: CallScope, stored: StackParams | undefined) => Promise<Omit<StackSpec, 'serverGroups'>>,
   ): Promise<DriverResult> {
     await ensureTopology(this.#db, this.#sim);
     const scope = this.#scope(ctx, true);
     await forgetOtherOpOccs(scope);
     const state = await loadState(this.#db.kysely, ctx.instanceId);
     const spec = await build(scope, state.params);
-    await reconcile(scope, spec);
+    await reconcile(scope, { ...spec, serverGroups: ctx.grant.serverGroups });
     return this.#result(ctx);
   }
 

@@ -1,7 +1,9 @@
 /**
  * Where a new (or resized) server goes, like Nova's scheduler: a host that is up, in the wanted
  * availability zone (any zone that is not exhausted when none is wanted), with room for the
- * flavor; the host with the most free RAM wins (Nova's default spreading).
+ * flavor, and allowed by the server's groups (not a host of an anti-affinity peer, a host of an
+ * affinity peer when it has one; soft policies only rank); the host with the most free RAM wins
+ * (Nova's default spreading).
  *
  * It runs inside the server call's transaction. On PostgreSQL the capacity claim locks only the
  * chosen host's row (`FOR UPDATE SKIP LOCKED`, then its use is read again): every server placed
@@ -22,6 +24,28 @@ export interface Placement {
   zone: string;
   host: string;
 }
+
+/** What a server's groups say about hosts: the hosts of its peers, by policy. */
+export interface GroupHosts {
+  /** Hosts of strict anti-affinity peers: never. */
+  avoid: ReadonlySet<string>;
+  /** Hosts of strict affinity peers: only these, when there are any. */
+  join: ReadonlySet<string>;
+  /** Hosts of soft anti-affinity peers: last. */
+  softAvoid: ReadonlySet<string>;
+  /** Hosts of soft affinity peers: first. */
+  softJoin: ReadonlySet<string>;
+}
+
+const NO_GROUP: GroupHosts = { avoid: new Set(), join: new Set(), softAvoid: new Set(), softJoin: new Set() };
+
+/** Whether the groups allow `host`. */
+const allowed = (groups: GroupHosts, host: string) =>
+  !groups.avoid.has(host) && (groups.join.size === 0 || groups.join.has(host));
+
+/** Soft preference of the groups for `host`: lower is better. */
+const preference = (groups: GroupHosts, host: string) =>
+  (groups.softAvoid.has(host) ? 1 : 0) - (groups.softJoin.has(host) ? 1 : 0);
 
 export interface HostUsage {
   vcpus: number;
@@ -147,9 +171,14 @@ export async function placeServer(
   zone: string | undefined,
   detail: Record<string, unknown>,
   except?: string,
+  groups: GroupHosts = NO_GROUP,
 ): Promise<Placement> {
   const noHost = () =>
-    new InfraError('NO_VALID_HOST', NO_VALID_HOST, { ...detail, ...(zone ? { zone } : {}) });
+    new InfraError('NO_VALID_HOST', NO_VALID_HOST, {
+      ...detail,
+      ...(zone ? { zone } : {}),
+      reason: NO_VALID_HOST,
+    });
   const trx = journal.trx;
   if (zone) {
     const z = await trx.selectFrom('sim_zones').selectAll().where('name', '=', zone).executeTakeFirst();
@@ -184,9 +213,10 @@ export async function placeServer(
       except,
     );
     return candidates
+      .filter((h) => allowed(groups, h.name))
       .map((h) => ({ h, free: room(h, usage.get(h.name) ?? NO_USE, need) }))
       .filter((c): c is { h: HostRow; free: number } => c.free !== undefined)
-      .sort((a, b) => b.free - a.free)
+      .sort((a, b) => preference(groups, a.h.name) - preference(groups, b.h.name) || b.free - a.free)
       .map((c) => c.h);
   };
   if (journal.dialect !== 'postgres') {

@@ -21,13 +21,13 @@ import type {
   SimServersTable,
   SimVolumesTable,
 } from '../../../store/db/tables.ts';
-import { type ExtVirtualLinkData, InfraError } from '../../contract.ts';
+import { type ExtVirtualLinkData, InfraError, type ServerGroupPolicy } from '../../contract.ts';
 import { allocateIps, externalCidr, newInternalCidr, newMac } from './addresses.ts';
 import { type CallScope, removePort, vimCall } from './calls.ts';
 import type { PortIp } from './derive.ts';
 import { serverName } from './ids.ts';
 import type { Journal } from './journal.ts';
-import { fitsOn, placeServer } from './placement.ts';
+import { fitsOn, type GroupHosts, placeServer } from './placement.ts';
 import type { StackSpec, StorageSpec, VnfcSpec } from './spec.ts';
 import { newestFirst } from './state.ts';
 
@@ -437,14 +437,39 @@ class Reconciler {
     ports: SimPortsTable[],
     volumes: SimVolumesTable[],
   ): Promise<SimServersTable> {
-    const { scope } = this;
     const zone = vnfc.zone ?? previous[0]?.zone;
+    try {
+      return await this.#placeNewServer(vnfc, zone, previous, ports, volumes);
+    } catch (err) {
+      // Whatever failed the creation (no host, an injected failure), the engine learns which
+      // VNFC failed where, so it can try another zone.
+      if (!(err instanceof InfraError) || err.code === 'CANCELLED') throw err;
+      throw new InfraError(err.code, err.message, {
+        ...err.detail,
+        vnfcId: vnfc.id,
+        vduId: vnfc.vduId,
+        ...(zone ? { zone } : {}),
+        reason: err.detail?.reason ?? err.message,
+      });
+    }
+  }
+
+  async #placeNewServer(
+    vnfc: VnfcSpec,
+    zone: string | undefined,
+    previous: SimServersTable[],
+    ports: SimPortsTable[],
+    volumes: SimVolumesTable[],
+  ): Promise<SimServersTable> {
+    const { scope } = this;
     return vimCall(scope, 'server.create', async (j) => {
       const placement = await placeServer(
         j,
         { vcpus: vnfc.flavor.vcpus, ramMb: vnfc.flavor.ram_mb, diskGb: vnfc.flavor.disk_gb },
         zone,
         { vnfcId: vnfc.id, vduId: vnfc.vduId },
+        undefined,
+        await this.#groupHosts(j, vnfc.id),
       );
       let seq = previous[0]?.seq;
       if (seq === undefined) {
@@ -484,6 +509,32 @@ class Reconciler {
     });
   }
 
+  /** The hosts of the peers of VNFC `vnfcId` in its server groups, by the groups' policies. */
+  async #groupHosts(j: Journal, vnfcId: string): Promise<GroupHosts> {
+    const groups = this.spec.serverGroups.filter((g) => g.members.includes(vnfcId));
+    const peers = [...new Set(groups.flatMap((g) => g.members))].filter((id) => id !== vnfcId);
+    const rows = peers.length
+      ? await j.trx
+          .selectFrom('sim_servers')
+          .select(['vnfc_id', 'host'])
+          .where('instance_id', '=', this.scope.instanceId)
+          .where('vnfc_id', 'in', peers)
+          .execute()
+      : [];
+    const hostsOf = (policy: ServerGroupPolicy) =>
+      new Set(
+        rows
+          .filter((r) => groups.some((g) => g.policy === policy && g.members.includes(r.vnfc_id)))
+          .map((r) => r.host),
+      );
+    return {
+      avoid: hostsOf('anti-affinity'),
+      join: hostsOf('affinity'),
+      softAvoid: hostsOf('soft-anti-affinity'),
+      softJoin: hostsOf('soft-affinity'),
+    };
+  }
+
   async #hostUp(server: SimServersTable, j: Journal): Promise<void> {
     const host = await j.trx
       .selectFrom('sim_hosts')
@@ -520,7 +571,14 @@ class Reconciler {
         const fits = await fitsOn(j, current.host, need, current.id);
         const placement = fits
           ? { zone: current.zone, host: current.host }
-          : await placeServer(j, need, current.zone, { vnfcId: vnfc.id, vduId: vnfc.vduId }, current.id);
+          : await placeServer(
+              j,
+              need,
+              current.zone,
+              { vnfcId: vnfc.id, vduId: vnfc.vduId },
+              current.id,
+              await this.#groupHosts(j, vnfc.id),
+            );
         const patch = {
           flavor_id: f.id,
           vcpus: f.vcpus,

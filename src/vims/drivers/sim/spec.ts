@@ -6,7 +6,7 @@
 
 import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../../../sol/instance-model.ts';
 import type { Flavour, SoftwareImage, Vdu } from '../../../vnfd/model/vnfd.ts';
-import { type GrantedResources, InfraError, type NewVnfc } from '../../contract.ts';
+import { type GrantedResources, InfraError, type NewVnfc, type ServerGroup } from '../../contract.ts';
 import type { CallScope } from './calls.ts';
 import { vimCall } from './calls.ts';
 import { type FlavorRow, findFlavor, flavorFor } from './flavors.ts';
@@ -45,6 +45,8 @@ export interface StackSpec {
   vnfcs: VnfcSpec[];
   /** The flavour CPs are resolved against (their VL or external VL). */
   flavour: Flavour;
+  /** The grant's server groups: where new servers may go relative to their peers. */
+  serverGroups: ServerGroup[];
 }
 
 export function findVdu(flavour: Flavour, vduId: string): Vdu {
