@@ -1,10 +1,12 @@
 /**
  * The local NFVO: grants every request on the instance's VIM. New COMPUTE resources are spread
  * over the VIM's availability zones (the zone with fewest of the instance's VNFCs first, ties at
- * random so that instances spread too), honouring zone-scope affinity
- * (same zone as the other members) and anti-affinity (a zone no other member uses); when a rule
- * cannot be met the grant is refused unless the constraint allows best effort. Software images
- * and compute flavours of the added resources are returned as vimAssets.
+ * random so that instances spread too), honouring zone-scope affinity (same zone as the other
+ * members; host-scope affinity too, as servers sharing a host share its zone) and anti-affinity
+ * (a zone no other member uses); when a rule cannot be met the grant is refused, naming the rule,
+ * unless the constraint allows best effort — then the VNFC is placed anyway and the grant says so
+ * in `additionalParams.placementNotes`. Software images and compute flavours of the added
+ * resources are returned as vimAssets.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
@@ -18,6 +20,7 @@ import type {
   VimComputeResourceFlavour,
   VimSoftwareImage,
 } from './types.ts';
+import { allowedZones, bindsZones, ruleLabel, type ZoneRule } from './zone-rules.ts';
 
 const zoneKey = (zone: string) => `zone-${zone}`;
 
@@ -40,59 +43,83 @@ function imageOf(flavour: Flavour, nodeId: string): { id: string; name: string }
   return image ? { id: image.id, name: image.name } : undefined;
 }
 
-function assignZones(request: GrantRequest, context: GrantContext): Map<string, string> {
+/** Where the local NFVO put the new VNFCs, and what it had to break to do so. */
+interface ZoneChoice {
+  zoneOf: Map<string, string>;
+  /** Best-effort placements that break a rule, said in the grant and the logs. */
+  notes: string[];
+}
+
+/** A constraint in the VNFD's terms (scope `zone`, kind `anti-affinity`). */
+const vnfdTerms = (c: PlacementConstraint) => ({
+  scope: c.scope.toLowerCase(),
+  kind: c.affinityOrAntiAffinity === 'AFFINITY' ? ('affinity' as const) : ('anti-affinity' as const),
+});
+
+/** The name of the VNFD rule a constraint on `r` comes from (constraints carry none). */
+function ruleName(c: PlacementConstraint, r: ResourceDefinition, flavour: Flavour): string {
+  const { scope, kind } = vnfdTerms(c);
+  const names = flavour.placementRules
+    .filter(
+      (rule) => rule.kind === kind && rule.scope === scope && rule.members.includes(r.resourceTemplateId),
+    )
+    .map((rule) => rule.name);
+  return names.join(', ') || `${scope} ${kind}`;
+}
+
+function assignZones(request: GrantRequest, context: GrantContext): ZoneChoice {
   const assigned = new Map<string, string>(Object.entries(context.existingZones));
   const zones = context.zones;
-  if (zones.length === 0) return new Map();
+  const out: ZoneChoice = { zoneOf: new Map(), notes: [] };
+  if (zones.length === 0) return out;
   const load = new Map<string, number>(zones.map((z) => [z, 0]));
   for (const z of Object.values(context.existingZones)) load.set(z, (load.get(z) ?? 0) + 1);
-  const zoneRules = (request.placementConstraints ?? []).filter((c) => c.scope === 'ZONE');
-  const out = new Map<string, string>();
+  const binding = (request.placementConstraints ?? []).filter((c) => bindsZones(vnfdTerms(c)));
   for (const r of request.addResources ?? []) {
     if (r.type !== 'COMPUTE') continue;
-    const rules = zoneRules.filter((c) =>
-      c.resource.some((ref) => ref.idType === 'GRANT' && ref.resourceId === r.id),
-    );
-    let candidates = [...zones];
-    let refusal: string | undefined;
-    for (const rule of rules) {
-      const others = rule.resource
-        .filter((ref) => ref.resourceId !== r.id)
-        .map((ref) => assigned.get(ref.resourceId))
-        .filter((z): z is string => z !== undefined);
-      const next =
-        rule.affinityOrAntiAffinity === 'AFFINITY'
-          ? others.length
-            ? candidates.filter((z) => z === others[0])
-            : candidates
-          : candidates.filter((z) => !others.includes(z));
-      if (next.length === 0 && !rule.fallbackBestEffort) {
-        refusal = describe(rule, r, zones);
-      }
-      if (next.length > 0) candidates = next;
-    }
-    if (refusal) throw new GrantRefused(refusal);
-    // The least loaded candidate; ties broken at random so that new instances spread over zones.
-    const least = Math.min(...candidates.map((z) => load.get(z) ?? 0));
-    const lightest = candidates.filter((z) => (load.get(z) ?? 0) === least);
+    const rules: ZoneRule[] = binding
+      .filter((c) => c.resource.some((ref) => ref.idType === 'GRANT' && ref.resourceId === r.id))
+      .map((c) => ({
+        ...vnfdTerms(c),
+        name: ruleName(c, r, context.flavour),
+        peerZones: c.resource
+          .filter((ref) => ref.resourceId !== r.id)
+          .map((ref) => assigned.get(ref.resourceId))
+          .filter((z): z is string => z !== undefined),
+        fallbackBestEffort: c.fallbackBestEffort === true,
+      }));
+    const verdict = allowedZones(zones, rules);
+    if ('refused' in verdict) throw new GrantRefused(refusal(verdict.refused, r, zones));
+    // The least loaded zone allowed; ties broken at random so that new instances spread over zones.
+    const least = Math.min(...verdict.zones.map((z) => load.get(z) ?? 0));
+    const lightest = verdict.zones.filter((z) => (load.get(z) ?? 0) === least);
     const zone = lightest[randomInt(lightest.length)];
     load.set(zone, (load.get(zone) ?? 0) + 1);
     assigned.set(r.id, zone);
-    out.set(r.id, zone);
+    out.zoneOf.set(r.id, zone);
+    for (const rule of verdict.broken) {
+      out.notes.push(
+        `${r.resourceTemplateId} (${r.id}) placed in zone ${zone} although no zone satisfies its ${ruleLabel(rule)} (fallbackBestEffort).`,
+      );
+    }
   }
   return out;
 }
 
-function describe(rule: PlacementConstraint, r: ResourceDefinition, zones: readonly string[]): string {
-  const kind = rule.affinityOrAntiAffinity === 'AFFINITY' ? 'affinity' : 'anti-affinity';
-  return `No availability zone satisfies the zone ${kind} of ${r.resourceTemplateId} (${r.id}) among ${rule.resource.length} resources; the VIM has ${zones.length} zone(s): ${zones.join(', ') || 'none'}.`;
+function refusal(rule: ZoneRule, r: ResourceDefinition, zones: readonly string[]): string {
+  const peers = [...new Set(rule.peerZones)].sort();
+  return (
+    `No availability zone satisfies the ${ruleLabel(rule)} for ${r.resourceTemplateId} (${r.id}): ` +
+    `its other members are in ${peers.join(', ') || 'no zone yet'} and the VIM has ${zones.length} zone(s): ${zones.join(', ')}. ` +
+    'Add zones to the VIM, or allow best effort (additionalParams.fallbackBestEffort: true, or lcm.placementFallbackBestEffort).'
+  );
 }
 
 export class LocalNfvo implements Nfvo {
   async grant(request: GrantRequest, context: GrantContext): Promise<Grant> {
     const id = randomUUID();
     const vimConnectionId = context.vim.connectionId;
-    const zoneOf = assignZones(request, context);
+    const { zoneOf, notes } = assignZones(request, context);
     const usedZones = [...new Set(zoneOf.values())];
     const info = (r: ResourceDefinition): GrantInfo => ({
       resourceDefinitionId: r.id,
@@ -143,6 +170,7 @@ export class LocalNfvo implements Nfvo {
     if (request.addResources?.length) grant.addResources = request.addResources.map(info);
     if (request.removeResources?.length) grant.removeResources = request.removeResources.map(info);
     if (request.updateResources?.length) grant.updateResources = request.updateResources.map(info);
+    if (notes.length) grant.additionalParams = { placementNotes: notes };
     if (images.size || flavours.size) {
       grant.vimAssets = {
         ...(flavours.size ? { computeResourceFlavours: [...flavours.values()] } : {}),

@@ -301,7 +301,10 @@ describe('local NFVO', () => {
       new LocalNfvo().grant(tooMany, context(f, ['zone-a', 'zone-b'], { 'srv-a': 'zone-a' })),
       (err: unknown) => {
         assert.ok(err instanceof GrantRefused);
-        assert.match(err.message, /No availability zone satisfies the zone anti-affinity of VDU1/);
+        assert.match(
+          err.message,
+          /No availability zone satisfies the zone anti-affinity rule 'anti' for VDU1 .*other members are in zone-a, zone-b.*fallbackBestEffort/,
+        );
         return true;
       },
     );
@@ -313,6 +316,11 @@ describe('local NFVO', () => {
       context(f, ['zone-a', 'zone-b'], { 'srv-a': 'zone-a' }),
     );
     assert.equal(granted.addResources?.filter((g) => g.zoneId).length, 2);
+    // Best effort says what it broke.
+    assert.match(
+      String((granted.additionalParams?.placementNotes as string[] | undefined)?.[0]),
+      /^VDU1 \(.+\) placed in zone zone-[ab] although no zone satisfies its zone anti-affinity rule 'anti' \(fallbackBestEffort\)\.$/,
+    );
   });
 
   test('zone affinity: new members join the zone of the existing ones', async () => {
@@ -327,6 +335,18 @@ describe('local NFVO', () => {
       grant.zones?.map((z) => z.zoneId),
       ['zone-b'],
     );
+  });
+});
+
+describe('host affinity binds zones', () => {
+  test('members of a host affinity rule are granted one zone (servers sharing a host share its zone)', async () => {
+    const f = await flavour([rule('one-host', 'affinity', 'nfvi_node', ['VDU1', 'VDU2'])]);
+    for (let i = 0; i < 5; i++) {
+      const vnfcs = [newVnfc(f, 'VDU1'), newVnfc(f, 'VDU2'), newVnfc(f, 'VDU1')];
+      const req = buildGrantRequest(input(f, { delta: { addVnfcs: vnfcs } }));
+      const grant = await new LocalNfvo().grant(req, context(f, ['zone-a', 'zone-b', 'zone-c']));
+      assert.equal(grant.zones?.length, 1);
+    }
   });
 });
 

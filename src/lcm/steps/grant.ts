@@ -57,6 +57,10 @@ async function grant(run: Run): Promise<GrantOutput> {
     flavour,
     grantsPath: run.links.grants,
   });
+  const notes = granted.additionalParams?.placementNotes;
+  if (Array.isArray(notes) && notes.length) {
+    deps.logger.warn({ vnfLcmOpOccId: opOcc.id, notes }, 'placement rules broken (best effort)');
+  }
   run.grantRequest = request;
   run.grant = granted;
   return { planned, vim: { key: resolved.key, stored: resolved.stored } };
