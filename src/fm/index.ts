@@ -46,5 +46,5 @@ export {
 } from './model.ts';
 export { type RebuildRequest, type RebuildResult, rebuildAlarmList } from './rebuild.ts';
 export { type Alarm, alarmPath, toAlarm } from './representation.ts';
-export { findAlarm } from './store.ts';
+export { alarmFromRow, findAlarm } from './store.ts';
 export { type AlarmSubject, findAlarmSubject } from './subject.ts';

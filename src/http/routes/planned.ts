@@ -5,14 +5,10 @@
  */
 import type { Planned } from '../sol013/errors.ts';
 
-const FM_ALARMS = 'VNF fault management alarms (SOL002/SOL003 Alarms)';
 const PM_JOBS = 'VNF performance management jobs and reports (SOL002/SOL003 PM jobs)';
 const PM_THRESHOLDS = 'VNF performance management thresholds (SOL002/SOL003 Thresholds)';
 
 export const PLANNED_RESOURCES: readonly Planned[] = [
-  { path: '/vnffm/v1/alarms', what: FM_ALARMS },
-  { path: '/vnffm/v1/alarms/:alarmId', what: FM_ALARMS },
-  { path: '/vnffm/v1/alarms/:alarmId/escalate', what: FM_ALARMS },
   { path: '/vnfpm/v2/pm_jobs', what: PM_JOBS },
   { path: '/vnfpm/v2/pm_jobs/:pmJobId', what: PM_JOBS },
   { path: '/vnfpm/v2/pm_jobs/:pmJobId/reports/:reportId', what: PM_JOBS },

@@ -101,8 +101,6 @@ describe('api_versions and planned resources: only what is served', () => {
 
   test('a planned resource answers 404 saying it is not implemented yet and what the API serves', async () => {
     for (const [path, what, prefix] of [
-      ['/vnffm/v1/alarms', /fault management alarms/, '/vnffm/v1'],
-      ['/vnffm/v1/alarms/a1', /fault management alarms/, '/vnffm/v1'],
       ['/vnfpm/v2/pm_jobs', /performance management jobs/, '/vnfpm/v2'],
       ['/vnfpm/v2/thresholds/t1', /performance management thresholds/, '/vnfpm/v2'],
     ] as const) {
@@ -113,8 +111,8 @@ describe('api_versions and planned resources: only what is served', () => {
       assert.match(detail, what);
       assert.ok(detail.endsWith(`${prefix} serves api_versions, subscriptions today.`), detail);
     }
-    const typo = await http(server.url, 'GET', '/vnffm/v1/alarm');
-    assert.equal((typo.body as { detail: string }).detail, 'No resource at /vnffm/v1/alarm.');
+    const typo = await http(server.url, 'GET', '/vnfpm/v2/pm_job');
+    assert.equal((typo.body as { detail: string }).detail, 'No resource at /vnfpm/v2/pm_job.');
   });
 
   test('a process that serves no SOL API (worker role) lists no api_versions', async () => {
