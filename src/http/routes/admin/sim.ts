@@ -10,6 +10,7 @@
  *   GET    /bosun/v1/sim/servers/{id}
  *   POST   /bosun/v1/sim/servers/{id}/crash         ERROR until healed
  *   GET    /bosun/v1/sim/health[?instanceId=]       per-server health
+ *   GET    /bosun/v1/sim/metrics                    the same as Prometheus metrics, to scrape
  *   GET    /bosun/v1/sim/flavors, /bosun/v1/sim/images
  *   GET    /bosun/v1/sim/faults                     injected faults still pending
  *   POST   /bosun/v1/sim/faults                     the next N calls of a kind fail or hang
@@ -36,6 +37,7 @@ import {
   listServers,
   listZones,
 } from '../../../vims/drivers/sim/inventory.ts';
+import { simMetrics } from '../../../vims/drivers/sim/metrics.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 
 const BASE = '/bosun/v1/sim';
@@ -140,6 +142,15 @@ export function registerSimAdmin(app: FastifyInstance): void {
 
   app.get(`${BASE}/health`, { schema: { querystring: HealthQuery }, config: { sol013 } }, (request) =>
     serverHealth(request.server.bosun.db.kysely, (request.query as Static<typeof HealthQuery>).instanceId),
+  );
+
+  app.get(
+    `${BASE}/metrics`,
+    { config: { sol013: { ...sol013, produces: ['*/*'] } } },
+    async (request, reply) => {
+      const { contentType, text } = await simMetrics(request.server.bosun.db.kysely);
+      return reply.type(contentType).send(text);
+    },
   );
 
   app.get(`${BASE}/flavors`, { config: { sol013 } }, (request) => listFlavors(request.server.bosun.db));

@@ -42,6 +42,8 @@ export async function vnfcHealth(db: Executor, info: InstantiatedVnfInfo): Promi
 
 export interface ServerHealth {
   serverId: string;
+  /** The server's name: its hostname, as monitoring inside the guest reports it. */
+  name: string;
   instanceId?: string;
   vnfcResourceInfoId: string;
   state: 'ACTIVE' | 'SHUTOFF' | 'ERROR';
@@ -57,6 +59,7 @@ export async function serverHealth(db: Executor, instanceId?: string): Promise<S
     .innerJoin('sim_hosts', 'sim_hosts.name', 'sim_servers.host')
     .select([
       'sim_servers.id',
+      'sim_servers.name',
       'sim_servers.instance_id',
       'sim_servers.vnfc_id',
       'sim_servers.status',
@@ -72,6 +75,7 @@ export async function serverHealth(db: Executor, instanceId?: string): Promise<S
     const error = s.status === 'ERROR' || s.host_state === 'down';
     return {
       serverId: s.id,
+      name: s.name,
       ...(s.instance_id ? { instanceId: s.instance_id } : {}),
       vnfcResourceInfoId: s.vnfc_id,
       state: error ? 'ERROR' : s.status === 'SHUTOFF' ? 'SHUTOFF' : 'ACTIVE',
