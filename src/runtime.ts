@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from './config/load.ts';
+import { createNfvo, type NfvoSetup } from './grant/create-nfvo.ts';
 import { DeliveryWorker } from './jobs/delivery-worker.ts';
 import { OnboardingWorker } from './jobs/onboarding-worker.ts';
 import { OpRunner } from './jobs/op-runner.ts';
@@ -40,6 +41,8 @@ export interface Services {
   vims: VimAccess;
   /** Onboarding jobs: a wake-up for the local worker (no-op without one). */
   onboarding: { wake(): void };
+  /** The NFVO that grants the LCM operations (nfvo.mode), and the external one's client. */
+  nfvo: NfvoSetup;
 }
 
 /** What only the listening server knows: the delivery worker needs it. */
@@ -70,19 +73,21 @@ export async function createRuntime(
   const { role, logger } = options;
   const box = new SealedBox(loadEncryptionKey(config.security));
   const db = openDatabase(config.database);
+  let nfvo: NfvoSetup | undefined;
   try {
     await migrate(db);
     const keys = new ServerKeys(db, box);
     const blobs = createBlobStore(config);
     const vimDrivers = await prepareVimDrivers(config, { db });
     const vims = createVimAccess({ db, box, config, drivers: vimDrivers });
+    nfvo = createNfvo(config, box);
     // Roles all and worker run the jobs (onboarding, sweeps, LCM operations, delivery); an
     // api-only replica leaves them to workers.
     const runsJobs = role !== 'api';
     const onboarding = runsJobs ? new OnboardingWorker({ config, db, blobs, box, logger }) : undefined;
     const sweeper = runsJobs ? new PackageSweeper({ config, db, blobs, logger }) : undefined;
     const lcm = runsJobs
-      ? new OpRunner(createEngineDeps({ config, db, box, blobs, logger, vims }))
+      ? new OpRunner(createEngineDeps({ config, db, box, blobs, logger, vims, nfvo: nfvo.nfvo }))
       : undefined;
     const services: Services = {
       config,
@@ -94,6 +99,7 @@ export async function createRuntime(
       vimDrivers,
       vims,
       onboarding: onboarding ?? { wake() {} },
+      nfvo,
     };
     const started: Worker[] = [];
     let stopping: Promise<void> | undefined;
@@ -117,6 +123,7 @@ export async function createRuntime(
           try {
             for (const worker of [...started].reverse()) await worker.stop();
           } finally {
+            nfvo?.close();
             await db.close();
           }
         })();
@@ -124,6 +131,7 @@ export async function createRuntime(
       },
     };
   } catch (err) {
+    nfvo?.close();
     await db.close();
     throw err;
   }

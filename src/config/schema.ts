@@ -2,9 +2,9 @@
  * The configuration schema: one TypeBox document that is at once the validation, the defaults
  * and the documentation of every key. Keys marked `secret` are masked by `bosun config show`.
  */
-import { type TSchema, Type } from '@sinclair/typebox';
-
-const secret = <T extends TSchema>(schema: T) => ({ ...schema, secret: true }) as T;
+import { Type } from '@sinclair/typebox';
+import { NfvoConfigSchema } from './nfvo-schema.ts';
+import { secret } from './secret.ts';
 
 export const PAGE_SIZE_DEFAULT = 100;
 
@@ -393,6 +393,7 @@ export const ConfigSchema = Type.Object(
           'per registered VIM (by id): { exposeCredentialsToHooks: true } gives hooks its credentials',
       },
     ),
+    nfvo: NfvoConfigSchema,
     security: Type.Object(
       {
         encryptionKey: secret(

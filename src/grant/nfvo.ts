@@ -1,8 +1,9 @@
 /**
  * The granting seam: the LCM engine asks an NFVO for a Grant before it changes resources. The
- * local NFVO (local-nfvo.ts) answers in-process; an external one (SOL003 /grant/v1 over HTTP)
- * will implement the same interface.
+ * local NFVO (local-nfvo.ts) answers in-process; the external one (external-nfvo.ts) asks an
+ * NFVO over SOL003 /grant/v1.
  */
+import { ApiError } from '../sol/problem.ts';
 import type { Flavour } from '../vnfd/model/vnfd.ts';
 import type { Grant, GrantRequest } from './types.ts';
 
@@ -17,6 +18,8 @@ export interface GrantContext {
   flavour: Flavour;
   /** Base of the Grant's `_links.self` (path-absolute). */
   grantsPath: string;
+  /** Aborted when the operation is cancelled or its worker stops: stop waiting for the NFVO. */
+  signal?: AbortSignal;
 }
 
 /** The NFVO refused the grant; the op occ ends ROLLED_BACK with this detail (403 as in Tacker). */
@@ -26,6 +29,17 @@ export class GrantRefused extends Error {
     super(detail);
     this.name = 'GrantRefused';
     this.status = status;
+  }
+}
+
+/**
+ * The NFVO could not be asked, or its answer could not be used (unreachable, timeout, 5xx, not a
+ * Grant): nothing was granted nor refused, so the op occ ends FAILED_TEMP, to be retried.
+ */
+export class NfvoUnavailable extends ApiError {
+  constructor(status: number, detail: string) {
+    super(status, detail);
+    this.name = 'NfvoUnavailable';
   }
 }
 

@@ -90,12 +90,17 @@ export interface VimComputeResourceFlavour {
   vimConnectionId?: string;
 }
 
-/** A VIM connection as granted (v3.3.1: a map in Grant.vimConnectionInfo); no credentials here. */
+/**
+ * A VIM connection as granted (v3.3.1: a map in Grant.vimConnectionInfo); no credentials in
+ * clear: those an external NFVO sends are sealed as a request's are (vims/request-info.ts).
+ */
 export interface GrantedVimConnection {
   vimId?: string;
   vimType: string;
   interfaceInfo?: Record<string, unknown>;
   extra?: Record<string, unknown>;
+  sealedAccessInfo?: string;
+  sealedInterfaceSecrets?: string;
 }
 
 export interface Grant {

@@ -1,8 +1,8 @@
-/** The engine's ports wired to Bosun's own parts: the VIM registry and drivers, the local NFVO, the hook runner. */
+/** The engine's ports wired to Bosun's own parts: the VIM registry and drivers, the NFVO, the hook runner. */
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { HookRunner } from '../drivers/mgmt/hook-runner.ts';
-import { LocalNfvo } from '../grant/local-nfvo.ts';
+import type { Nfvo } from '../grant/nfvo.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
@@ -17,8 +17,10 @@ export function createEngineDeps(deps: {
   logger: Logger;
   /** The VIMs, built once at start (the LCM routes share them). */
   vims: VimAccess;
+  /** The NFVO that grants (local or external, per nfvo.mode). */
+  nfvo: Nfvo;
 }): EngineDeps {
-  const { config, db, box, blobs, logger, vims } = deps;
+  const { config, db, box, blobs, logger, vims, nfvo } = deps;
   const { limits, ...hookConfig } = config.hooks;
   const hooks = new HookRunner({
     blobs,
@@ -42,7 +44,7 @@ export function createEngineDeps(deps: {
     box,
     logger,
     vims,
-    nfvo: new LocalNfvo(),
+    nfvo,
     hooks,
   };
 }

@@ -6,6 +6,7 @@
  * retried (resuming at that step), rolled back or failed. Cancel is honoured at every step
  * boundary (and FORCEFUL aborts the step in flight through the signal).
  */
+import { NfvoUnavailable } from '../grant/nfvo.ts';
 import type { ResourceChanges } from '../sol/instance-model.ts';
 import { ApiError } from '../sol/problem.ts';
 import { holdVims } from '../vims/hold.ts';
@@ -224,8 +225,14 @@ async function failed(run: Failing, step: string, err: unknown): Promise<void> {
   }
   const error = problemOf(err, step);
   const state = run.opOcc.operationState;
+  // Failing while STARTING changed nothing (ROLLED_BACK), unless the NFVO could not be asked at
+  // all: nothing was refused then, and the operation waits FAILED_TEMP to be retried.
   const to =
-    state === 'STARTING' && (STARTING_STEPS.has(step) || step === 'prepare') ? 'ROLLED_BACK' : 'FAILED_TEMP';
+    state === 'STARTING' &&
+    (STARTING_STEPS.has(step) || step === 'prepare') &&
+    !(err instanceof NfvoUnavailable)
+      ? 'ROLLED_BACK'
+      : 'FAILED_TEMP';
   run.progress.failedStep = step;
   if (run.progress.steps[step] === 'started' && !COMPENSATED.has(step)) {
     delete run.progress.steps[step];

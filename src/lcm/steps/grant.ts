@@ -10,13 +10,15 @@ import { LeaseLost } from '../errors.ts';
 import type { GrantOutput } from '../progress.ts';
 import { defineStep } from '../saga/step.ts';
 import { transition } from '../transition.ts';
+import { grantedVims } from './granted-vim.ts';
 import { additionalParams, fallbackBestEffort, flavourOf, type Run, storedVims } from './run.ts';
 
 async function grant(run: Run): Promise<GrantOutput> {
   const { deps, instance, opOcc } = run;
   const flavour = flavourOf(run);
   if (!run.def.plan) throw new Error(`${opOcc.operation} has no plan to grant`);
-  const resolved = await deps.vims.resolve(instance.projectId, storedVims(run));
+  const current = storedVims(run);
+  const resolved = await deps.vims.resolve(instance.projectId, current);
   const planned = run.def.plan({
     instance,
     params: opOcc.operationParams,
@@ -56,6 +58,7 @@ async function grant(run: Run): Promise<GrantOutput> {
     existingZones,
     flavour,
     grantsPath: run.links.grants,
+    signal: run.control.signal,
   });
   const notes = granted.additionalParams?.placementNotes;
   if (Array.isArray(notes) && notes.length) {
@@ -63,7 +66,11 @@ async function grant(run: Run): Promise<GrantOutput> {
   }
   run.grantRequest = request;
   run.grant = granted;
-  return { planned, vim: { key: resolved.key, stored: resolved.stored } };
+  const named = grantedVims(granted, resolved.key, current);
+  if (!named) return { planned, vim: { key: resolved.key, stored: resolved.stored } };
+  // The grant's VIM must resolve (registered, or given with its access info) before it is recorded.
+  const vim = await deps.vims.resolve(instance.projectId, named.stored);
+  return { planned, vim: { key: vim.key, stored: vim.stored } };
 }
 
 /** The grant is in: record it and enter PROCESSING (a grant made again while PROCESSING is only recorded). */

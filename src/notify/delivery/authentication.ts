@@ -114,7 +114,7 @@ function certificate(pem: string, name: string): X509Certificate {
   }
 }
 
-function checkKeyPair(certPem: string, keyPem: string): void {
+export function checkKeyPair(certPem: string, keyPem: string): void {
   const cert = certificate(certPem, 'certificate');
   let key: ReturnType<typeof createPrivateKey>;
   try {

@@ -23,6 +23,8 @@ export interface SendRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** Bytes of the answer's body kept (default 64 KiB). */
+  maxBodyBytes?: number;
 }
 
 export class CallbackClient {
@@ -31,10 +33,11 @@ export class CallbackClient {
   readonly #agents = new AgentPool();
   readonly #tokens: TokenCache;
 
-  constructor(policy: OutboundPolicy, timeoutMs: number) {
+  /** `credentialsOf` names where the credentials are configured, for token endpoint errors. */
+  constructor(policy: OutboundPolicy, timeoutMs: number, credentialsOf?: string) {
     this.#policy = policy;
     this.#timeoutMs = timeoutMs;
-    this.#tokens = new TokenCache(policy, this.#agents, timeoutMs);
+    this.#tokens = new TokenCache(policy, this.#agents, timeoutMs, credentialsOf);
   }
 
   /**
@@ -59,6 +62,7 @@ export class CallbackClient {
         body: request.body,
         timeoutMs: this.#timeoutMs,
         signal: request.signal,
+        maxBodyBytes: request.maxBodyBytes,
       });
     if (header.kind === 'none') return attempt(undefined);
     if (header.kind === 'basic') {

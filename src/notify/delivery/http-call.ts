@@ -18,6 +18,8 @@ export interface CallRequest {
   body?: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Bytes of the body kept (default 64 KiB); beyond them the connection is dropped. */
+  maxBodyBytes?: number;
 }
 
 export interface CallResponse {
@@ -25,6 +27,8 @@ export interface CallResponse {
   headers: IncomingHttpHeaders;
   /** The first bytes of the body (enough for a token response or an error message). */
   body: string;
+  /** The body was longer than the bytes kept. */
+  truncated: boolean;
 }
 
 /** Bodies larger than this are not read further: the connection is dropped instead. */
@@ -83,12 +87,13 @@ function once(request: CallRequest): Promise<CallResponse> {
       }
       fail(mapped);
     });
+    const maxBody = request.maxBodyBytes ?? MAX_BODY;
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= MAX_BODY) chunks.push(chunk);
+        if (size <= maxBody) chunks.push(chunk);
         else {
           // Enough: nobody needs the rest; the connection is not reusable then.
           res.destroy();
@@ -104,6 +109,7 @@ function once(request: CallRequest): Promise<CallResponse> {
           status: res.statusCode ?? 0,
           headers: res.headers,
           body: Buffer.concat(chunks).toString('utf8'),
+          truncated: size > maxBody,
         });
       };
       res.on('end', finish);
@@ -111,7 +117,7 @@ function once(request: CallRequest): Promise<CallResponse> {
         fail(new CallError('NETWORK', `the connection to ${where} broke while reading the answer`)),
       );
       res.on('close', () => {
-        if (!res.complete && size <= MAX_BODY) {
+        if (!res.complete && size <= maxBody) {
           fail(new CallError('NETWORK', `the connection to ${where} closed before the whole answer arrived`));
         }
       });

@@ -37,11 +37,19 @@ export class TokenCache {
   readonly #policy: OutboundPolicy;
   readonly #agents: AgentPool;
   readonly #timeoutMs: number;
+  readonly #credentialsOf: string;
 
-  constructor(policy: OutboundPolicy, agents: AgentPool, timeoutMs: number) {
+  /** `credentialsOf` names where the client's credentials are configured, for error messages. */
+  constructor(
+    policy: OutboundPolicy,
+    agents: AgentPool,
+    timeoutMs: number,
+    credentialsOf = 'the subscription authentication',
+  ) {
     this.#policy = policy;
     this.#agents = agents;
     this.#timeoutMs = timeoutMs;
+    this.#credentialsOf = credentialsOf;
   }
 
   async get(auth: OAuth2, tls: TlsMaterial | undefined): Promise<string> {
@@ -106,7 +114,7 @@ export class TokenCache {
     if (response.status !== 200) {
       const hint =
         response.status === 400 || response.status === 401
-          ? '; check the client id and secret (or certificate) of the subscription authentication'
+          ? `; check the client id and secret (or certificate) of ${this.#credentialsOf}`
           : '';
       throw new CallError(
         'TOKEN',
