@@ -2,7 +2,8 @@
  * Runs one claimed op occ: forward through its steps (STARTING, PROCESSING) or back through the
  * compensations of the steps that ran (ROLLING_BACK), through the saga runner, which records each
  * step's start, end and output in the op occ before moving on. A failure while STARTING ends it
- * ROLLED_BACK (nothing changed); later it ends FAILED_TEMP with the error and the step, to be
+ * ROLLED_BACK (nothing changed), unless the NFVO could not be asked (FAILED_TEMP, to be retried);
+ * later it ends FAILED_TEMP with the error and the step, to be
  * retried (resuming at that step), rolled back or failed. Cancel is honoured at every step
  * boundary (and FORCEFUL aborts the step in flight through the signal).
  */

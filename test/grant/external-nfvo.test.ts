@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError } from '../../src/config/errors.ts';
 import { type Config, loadConfig } from '../../src/config/load.ts';
+import { maskSecrets } from '../../src/config/mask.ts';
 import { createNfvo } from '../../src/grant/create-nfvo.ts';
 import { retryAfterMs } from '../../src/grant/external-nfvo.ts';
 import { type GrantContext, GrantRefused, NfvoUnavailable } from '../../src/grant/nfvo.ts';
@@ -441,6 +442,23 @@ describe('external NFVO: configuration', () => {
     refused({ apiRoot: 'https://nfvo', auth: { type: 'basic', userName: 'u' } }, /auth\.password: required/);
     refused({ apiRoot: 'https://nfvo', auth: { type: 'mtls' } }, /mtls needs certFile and keyFile/);
     refused({ apiRoot: 'https://nfvo', caFile: '/nonexistent/ca.pem' }, /caFile: cannot read/);
+  });
+
+  test('secrets are masked by config show and each key has its variable', () => {
+    const loaded = loadConfig({
+      env: {
+        BOSUN_NFVO_MODE: 'external',
+        BOSUN_NFVO_EXTERNAL_API_ROOT: 'https://nfvo.example',
+        BOSUN_NFVO_EXTERNAL_AUTH_TYPE: 'basic',
+        BOSUN_NFVO_EXTERNAL_AUTH_USER_NAME: 'vnfm',
+        BOSUN_NFVO_EXTERNAL_AUTH_PASSWORD: 'hunter2',
+        BOSUN_NFVO_EXTERNAL_AUTH_CLIENT_SECRET: 'also-secret',
+      },
+    });
+    assert.equal(loaded.nfvo.external.auth.password, 'hunter2');
+    const shown = JSON.stringify(maskSecrets(loaded));
+    assert.doesNotMatch(shown, /hunter2|also-secret/);
+    assert.equal(maskSecrets(loaded).nfvo.external.auth.password, '********');
   });
 
   test('the local mode needs nothing', () => {
