@@ -2,7 +2,7 @@
 import { swImageArtifacts } from './images.ts';
 import type { TemplateScope } from './scope.ts';
 import { SOL001 } from './sol001.ts';
-import { bool, isRecord, rec, sizeBytes } from './values.ts';
+import { bool, isRecord, rec, sizeBytes, str } from './values.ts';
 import type { Storage } from './vnfd.ts';
 
 export function readStorages(scope: TemplateScope): Storage[] {
@@ -34,6 +34,7 @@ export function readStorages(scope: TemplateScope): Storage[] {
       rdmaEnabled: rdma,
       swImage:
         swImageArtifacts(scope.types, node).length > 0 && isRecord(p.sw_image_data) ? node.name : undefined,
+      swImageName: str(rec(p.sw_image_data).name),
       loc: node.loc,
     });
   }

@@ -51,6 +51,7 @@ export function readVdus(scope: TemplateScope): Vdu[] {
         bootData: p.boot_data,
         swImage:
           swImageArtifacts(scope.types, node).length > 0 && isRecord(p.sw_image_data) ? node.name : undefined,
+        swImageName: str(rec(p.sw_image_data).name),
         monitoringParameters: p.monitoring_parameters,
         loc: node.loc,
       };

@@ -155,6 +155,8 @@ export interface Vdu {
   bootData?: unknown;
   /** Id of the image the VDU boots (its own SwImage node name), when it has one. */
   swImage?: string;
+  /** `sw_image_data.name`, also without an image artifact (Tacker then expects the VIM to have it). */
+  swImageName?: string;
   /** `monitoring_parameters` as written. */
   monitoringParameters?: unknown;
   /** Where the node was written. */
@@ -227,6 +229,8 @@ export interface Storage {
   rdmaEnabled?: boolean;
   /** Id of the image the volume is created from (its own SwImage node name), when it has one. */
   swImage?: string;
+  /** `sw_image_data.name`, also without an image artifact (Tacker then expects the VIM to have it). */
+  swImageName?: string;
   /** Where the node was written. */
   loc: Location;
 }
