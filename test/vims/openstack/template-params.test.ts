@@ -448,5 +448,12 @@ describe('a template generated from the VNFD', () => {
     const vdu1 = JSON.parse(source.files['VDU1.yaml'] ?? '{}');
     assert.equal(vdu1.resources.VDU1_CP1, undefined);
     assert.ok(vdu1.resources.VDU1_CP2);
+    const unlinked = generateHot(
+      { ...flavour, vduCps: [] },
+      { extVirtualLinks: [], extManagedVirtualLinks: [], fallbackBestEffort: false },
+    );
+    const bare = JSON.parse(unlinked.files['VDU1.yaml'] ?? '{}');
+    // Nova needs networks past microversion 2.36: a server without ports asks for none.
+    assert.deepEqual(bare.resources.VDU1.properties.networks, [{ allocate_network: 'none' }]);
   });
 });
