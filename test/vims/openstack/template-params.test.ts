@@ -112,6 +112,7 @@ describe('BaseHOT of a Tacker sample with StandardUserData (one nested stack per
       zoneOf: { [a.id]: 'z1', [b.id]: 'z2', [c.id]: 'z1' },
       softwareImages: { VDU1: 'image-vdu1', 'VDU2-VirtualStorage': 'image-volume' },
       computeFlavours: { VDU1: 'm1.small' },
+      serverGroups: [],
     };
     const built = buildStack(
       design(flavour, source, {
@@ -166,6 +167,7 @@ describe('BaseHOT of a Tacker sample with StandardUserData (one nested stack per
       zoneOf: { [a.id]: 'z1', [c.id]: 'z1' },
       softwareImages: { VDU1: 'image-vdu1', 'VDU2-VirtualStorage': 'image-volume' },
       computeFlavours: { VDU1: 'm1.small', VDU2: 'm1.small' },
+      serverGroups: [],
     };
     const links = [
       extVl('net-ext', ['VDU1_CP1']),
@@ -183,6 +185,7 @@ describe('BaseHOT of a Tacker sample with StandardUserData (one nested stack per
       zoneOf: { [added.id]: 'z2', [addedVdu2.id]: 'z2' },
       softwareImages: { VDU1: 'image-vdu1' },
       computeFlavours: {},
+      serverGroups: [],
     };
     const existing = (v: { id: string; vduId: string; cps: string[]; storages: string[] }): StackVnfc => ({
       id: v.id,
@@ -388,7 +391,7 @@ describe('a template generated from the VNFD', () => {
     const source = generateHot(flavour, {
       extVirtualLinks: links,
       extManagedVirtualLinks: [],
-      fallbackBestEffort: false,
+      serverGroups: [],
     });
     const top = source.template.resources as Tree;
     assert.equal(top.internalVL1.type, 'OS::Neutron::Net');
@@ -426,12 +429,12 @@ describe('a template generated from the VNFD', () => {
     });
   });
 
-  test('best effort turns anti-affinity into soft-anti-affinity', async () => {
+  test("the grant's server group policy wins: soft-anti-affinity with best effort", async () => {
     const flavour = flavourOf(await sampleVnfd(STANDARD));
     const source = generateHot(flavour, {
       extVirtualLinks: [],
       extManagedVirtualLinks: [],
-      fallbackBestEffort: true,
+      serverGroups: [{ id: 'policy_antiaffinity_group', policy: 'soft-anti-affinity', members: [] }],
     });
     assert.deepEqual((source.template.resources as Tree).policy_antiaffinity_group.properties.policies, [
       'soft-anti-affinity',
@@ -443,14 +446,14 @@ describe('a template generated from the VNFD', () => {
     const source = generateHot(flavour, {
       extVirtualLinks: [],
       extManagedVirtualLinks: [],
-      fallbackBestEffort: false,
+      serverGroups: [],
     });
     const vdu1 = JSON.parse(source.files['VDU1.yaml'] ?? '{}');
     assert.equal(vdu1.resources.VDU1_CP1, undefined);
     assert.ok(vdu1.resources.VDU1_CP2);
     const unlinked = generateHot(
       { ...flavour, vduCps: [] },
-      { extVirtualLinks: [], extManagedVirtualLinks: [], fallbackBestEffort: false },
+      { extVirtualLinks: [], extManagedVirtualLinks: [], serverGroups: [] },
     );
     const bare = JSON.parse(unlinked.files['VDU1.yaml'] ?? '{}');
     // Nova needs networks past microversion 2.36: a server without ports asks for none.

@@ -9,13 +9,13 @@
  * their name (its id) across updates and heals.
  *
  * The top template holds the internal VLs (OS::Neutron::Net + Subnet) and a server group per
- * NFVI_NODE affinity or anti-affinity rule (soft-… when best effort is allowed); each nested
+ * NFVI_NODE affinity or anti-affinity rule (the grant's policy: soft-… with best effort); each nested
  * template a server, a port per VduCp on an internal, externally managed or requested external
  * VL, and a volume per storage (boot volume when the VDU has no image of its own). Clouds without
  * Cinder (mini-openstack) can only run VNFDs without storage.
  */
 import type { Flavour, Vdu, VirtualLink } from '../../../../vnfd/model/vnfd.ts';
-import type { ExtVirtualLinkData } from '../../../contract.ts';
+import type { ExtVirtualLinkData, ServerGroup } from '../../../contract.ts';
 import type { HotSource } from './design.ts';
 import { extNetworkOf } from './ext-cp-values.ts';
 import { isMapping } from './hot-yaml.ts';
@@ -27,8 +27,8 @@ const GIB = 2 ** 30;
 export interface GenerateOptions {
   extVirtualLinks: readonly ExtVirtualLinkData[];
   extManagedVirtualLinks: readonly Record<string, unknown>[];
-  /** Server groups use the soft- policies: placed anyway when the rule cannot be met. */
-  fallbackBestEffort: boolean;
+  /** The grant's server groups: their policy (soft- with best effort) by rule name. */
+  serverGroups: readonly ServerGroup[];
 }
 
 /** Whether the VNFD gives the node an image (an artifact, or only the name the VIM has it under). */
@@ -73,10 +73,13 @@ function networks(flavour: Flavour): Record<string, unknown> {
   return out;
 }
 
-/** The server group of each VDU under an NFVI_NODE rule (the first such rule of a VDU wins: a server has one group). */
+/**
+ * The server group of each VDU under an NFVI_NODE rule (the first such rule of a VDU wins: a
+ * server has one group), with the grant's policy for the rule, else the rule's own.
+ */
 function serverGroups(
   flavour: Flavour,
-  bestEffort: boolean,
+  granted: readonly ServerGroup[],
 ): { resources: Record<string, unknown>; of: Map<string, string> } {
   const resources: Record<string, unknown> = {};
   const of = new Map<string, string>();
@@ -84,7 +87,7 @@ function serverGroups(
     if (rule.scope.toLowerCase() !== 'nfvi_node') continue;
     const vdus = rule.members.filter((m) => flavour.vdus.some((v) => v.id === m) && !of.has(m));
     if (!vdus.length) continue;
-    const policy = `${bestEffort ? 'soft-' : ''}${rule.kind}`;
+    const policy = granted.find((g) => g.id === rule.name)?.policy ?? rule.kind;
     resources[rule.name] = { type: 'OS::Nova::ServerGroup', properties: { policies: [policy] } };
     for (const vdu of vdus) of.set(vdu, rule.name);
   }
@@ -203,7 +206,7 @@ function vduResource(
 }
 
 export function generateHot(flavour: Flavour, options: GenerateOptions): HotSource {
-  const groups = serverGroups(flavour, options.fallbackBestEffort);
+  const groups = serverGroups(flavour, options.serverGroups);
   const resources: Record<string, unknown> = { ...networks(flavour), ...groups.resources };
   const files: Record<string, string> = {};
   for (const vdu of flavour.vdus) {
