@@ -51,6 +51,16 @@ export const COMMANDS: readonly TopLevelCommand[] = [
     load: () => import('./commands/subscription.ts'),
   },
   {
+    name: 'alarm',
+    description: 'alarms (/vnffm/v1): list, show, ack, unack, escalate, rebuild',
+    load: () => import('./commands/alarm.ts'),
+  },
+  {
+    name: 'fm',
+    description: 'fault management: subscribe to alarm notifications',
+    load: () => import('./commands/fm.ts'),
+  },
+  {
     name: 'vim',
     description: 'the VIM registry: VIMs instances are deployed on (admin)',
     load: () => import('./commands/vim.ts'),

@@ -12,6 +12,7 @@ import { createRuntime, type Role } from '../runtime.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
 import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
+import { registerAlarmAdmin } from './routes/admin/alarms.ts';
 import { registerInfraAdmin } from './routes/admin/infra.ts';
 import { registerAdminSubscriptions } from './routes/admin/subscriptions.ts';
 import { registerVnffm } from './routes/vnffm/index.ts';
@@ -53,7 +54,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     context = { ...services, paging, authenticator: auth.authenticator, readiness };
     // The worker role serves only the operations endpoints (health, metrics).
     const apis = [registerVnfpkgm, registerVnflcm, registerVnffm, registerVnfpm];
-    const admin = [registerAdminSubscriptions, registerInfraAdmin];
+    const admin = [registerAdminSubscriptions, registerInfraAdmin, registerAlarmAdmin];
     const registrars =
       role === 'worker' ? [] : [auth.routes, ...apis, ...admin, ...(options.registrars ?? [])];
     app = await buildApp(context, registrars);

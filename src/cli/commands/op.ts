@@ -17,7 +17,7 @@ import {
   type WaitOptions,
   withWait,
 } from './lcm-common.ts';
-import { listQuery, withListOptions } from './vnf.ts';
+import { type ListOptions, listQuery, withListOptions } from './vnf.ts';
 
 const row = (o: OpOcc) => ({
   id: o.id,
@@ -73,7 +73,7 @@ export function register(op: Command): void {
     '(eq,operationState,FAILED_TEMP)',
   )
     .option('--instance <id>', "only this VNF instance's (adds (eq,vnfInstanceId,<id>) to the filter)")
-    .action(async (opts: Parameters<typeof listQuery>[0] & { instance?: string }) => {
+    .action(async (opts: ListOptions & { instance?: string }) => {
       const byInstance = opts.instance ? `(eq,vnfInstanceId,${opts.instance})` : undefined;
       const filter = [opts.filter, byInstance].filter(Boolean).join(';') || undefined;
       const all = await lcmOf(opts).listOpOccs(listQuery({ ...opts, filter }));

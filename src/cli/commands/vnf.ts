@@ -348,7 +348,9 @@ function printInstance(v: VnfInstance): void {
   );
 }
 
-interface ListOptions extends LcmOptions {
+/** The SOL013 list flags (withListOptions) of any list command. */
+export interface ListFlags {
+  json?: boolean;
   filter?: string;
   allFields?: boolean;
   fields?: string;
@@ -356,8 +358,10 @@ interface ListOptions extends LcmOptions {
   excludeDefault?: boolean;
 }
 
+export interface ListOptions extends LcmOptions, ListFlags {}
+
 /** The SOL013 query of a list command; `tableFields` are asked for when printing a table. */
-export function listQuery(opts: ListOptions, tableFields?: string): URLSearchParams {
+export function listQuery(opts: ListFlags, tableFields?: string): URLSearchParams {
   const query = new URLSearchParams();
   if (opts.filter) query.set('filter', opts.filter);
   if (opts.allFields) query.set('all_fields', '');

@@ -204,6 +204,18 @@ for (const dialect of DIALECTS) {
       assert.ok(isProblem(await send('POST', path, b, { proposedPerceivedSeverity: 'CRITICAL' }, json), 404));
     });
 
+    test('the alarm list rebuild is for administrators: 403 for a tenant, 200 naming the projects for an admin', async () => {
+      const admin = bearer(await tokenOf(server, await addClient(server, ['bosun:admin'], 'ops')));
+      const rebuild = (who: Record<string, string>, body: unknown) =>
+        http(server.url, 'POST', '/bosun/v1/alarms/rebuild', { headers: who, body });
+      assert.ok(isProblem(await rebuild(a, {}), 403));
+      const r = await rebuild(admin, { project: 'tenant-a' });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body, { projects: ['tenant-a'], notified: 0 });
+      assert.deepEqual((await rebuild(admin, {})).body, { projects: ['tenant-a', 'tenant-b'], notified: 0 });
+      assert.ok(isProblem(await rebuild(admin, { project: 7 }), 400));
+    });
+
     test('methods SOL does not define answer 405', async () => {
       for (const [method, path] of [
         ['POST', '/vnffm/v1/alarms'],
