@@ -206,7 +206,7 @@ for (const dialect of DIALECTS) {
 
     test('the alarm list rebuild is for administrators: 403 for a tenant, 200 naming the projects for an admin', async () => {
       const admin = bearer(await tokenOf(server, await addClient(server, ['bosun:admin'], 'ops')));
-      const rebuild = (who: Record<string, string>, body: unknown) =>
+      const rebuild = (who: Record<string, string>, body: object) =>
         http(server.url, 'POST', '/bosun/v1/alarms/rebuild', { headers: who, body });
       assert.ok(isProblem(await rebuild(a, {}), 403));
       const r = await rebuild(admin, { project: 'tenant-a' });
