@@ -13,8 +13,12 @@ import type { VimDriverTable } from './drivers/index.ts';
 const UNREACHED = new Set(['VIM_UNAVAILABLE', 'VIM_TIMEOUT', 'CANCELLED']);
 
 const HINTS = {
-  422: 'Correct the credentials, project or domain names and try again.',
-  502: 'Check the auth URL, that Bosun may reach it (outbound.allow for a private address) and the CA bundle, then try again.',
+  /** The VIM answered and refused (Keystone's 401, an unknown project, a missing role). */
+  refused: 'Correct the credentials, project or domain names and try again.',
+  /** Bosun refused before asking (e.g. outbound.allow): the reason says what to change. */
+  invalid: 'Correct it and try again.',
+  unreached:
+    'Check the auth URL, that Bosun may reach it (outbound.allow for a private address) and the CA bundle, then try again.',
 } as const;
 
 /** The innermost message of an error chain (fetch failures hide the reason in `cause`). */
@@ -28,10 +32,15 @@ function reasonOf(error: unknown): string {
   return parts.join(': ') || String(error);
 }
 
-function statusOf(error: unknown): 422 | 502 {
-  if (error instanceof ApiError) return error.status >= 400 && error.status < 500 ? 422 : 502;
-  if (error instanceof InfraError) return UNREACHED.has(error.code) ? 502 : 422;
-  return 502;
+function kindOf(error: unknown): keyof typeof HINTS {
+  if (error instanceof ApiError) return error.status >= 400 && error.status < 500 ? 'refused' : 'unreached';
+  if (error instanceof InfraError) {
+    const vimStatus = error.detail?.status;
+    // The VIM's own server error is not the request's fault: as if it had not answered.
+    if (typeof vimStatus === 'number') return vimStatus >= 500 ? 'unreached' : 'refused';
+    return UNREACHED.has(error.code) ? 'unreached' : 'invalid';
+  }
+  return 'unreached';
 }
 
 /**
@@ -39,15 +48,19 @@ function statusOf(error: unknown): 422 | 502 {
  * ("the registration check of VIM lab"), `stored` says what became of the request.
  */
 export function vimCheckError(error: unknown, what: string, vim: VimConnection, stored: string): ApiError {
-  const status = statusOf(error);
+  const kind = kindOf(error);
   const endpoint = typeof vim.interfaceInfo?.endpoint === 'string' ? ` at ${vim.interfaceInfo.endpoint}` : '';
   const reason = reasonOf(error).replace(/\.?$/, '.');
-  return new ApiError(status, `${what} failed${endpoint}: ${reason} ${stored} ${HINTS[status]}`, {
-    extensions: {
-      vimCheck: status === 422 ? 'REFUSED' : 'UNREACHED',
-      ...(error instanceof InfraError ? { infraErrorCode: error.code } : {}),
+  return new ApiError(
+    kind === 'unreached' ? 502 : 422,
+    `${what} failed${endpoint}: ${reason} ${stored} ${HINTS[kind]}`,
+    {
+      extensions: {
+        vimCheck: kind === 'unreached' ? 'UNREACHED' : 'REFUSED',
+        ...(error instanceof InfraError ? { infraErrorCode: error.code } : {}),
+      },
     },
-  });
+  );
 }
 
 /**

@@ -21,4 +21,9 @@ export interface VimZoneDescription {
 
 export interface VimDescription {
   zones: VimZoneDescription[];
+  /**
+   * false when the VIM's user may not see hosts (Nova's zone detail and hypervisors are
+   * admin-only by default): the zones are listed without them.
+   */
+  hostsVisible?: boolean;
 }

@@ -49,6 +49,7 @@ async function fakeKeystone(vim: VimConnection): Promise<VimDescription> {
     throw new InfraError(
       'INVALID_REQUEST',
       'Keystone POST /v3/auth/tokens failed (HTTP 401): The request you have made requires authentication',
+      { service: 'identity', status: 401 },
     );
   }
   return DESCRIPTION;

@@ -122,6 +122,12 @@ const free = (total: number, used: number) => `${Math.max(total - used, 0)}/${to
 
 /** The VIM's zones and hosts with their free vCPU and RAM, as a table. */
 function printResources(d: VimDescription): void {
+  if (d.hostsVisible === false) {
+    say(
+      `zones: ${d.zones.map((z) => z.name).join(', ') || 'none'} (hosts and capacity need an admin role at the VIM)`,
+    );
+    return;
+  }
   const rows = d.zones.flatMap((z) =>
     z.hosts.length === 0
       ? [{ zone: z.name, host: '(no host)' }]
