@@ -46,8 +46,22 @@ const connectionOf = (
   ...(vim.extra ? { extra: vim.extra } : {}),
 });
 
-/** Registers `vim` once the VIM answered its check (ApiError 422/502 otherwise, nothing stored). */
+/** 422 for a VIM no driver could ever use: operations on it would all fail at the grant. */
+function refuseUnserved(vimType: string, served: readonly string[]): void {
+  if (served.includes(vimType)) return;
+  throw new ApiError(
+    422,
+    `No driver serves VIM type ${vimType}: Bosun serves ${served.join(', ')}. Register a VIM of a served type.`,
+    { extensions: { servedVimTypes: served } },
+  );
+}
+
+/**
+ * Registers `vim` once the VIM answered its check (ApiError 422/502 otherwise, nothing stored);
+ * 422 for a vimType no driver serves.
+ */
 export async function registerCheckedVim(deps: RegistryDeps, vim: NewVim): Promise<CheckedVim> {
+  refuseUnserved(vim.vimType, deps.drivers.vimTypes);
   const description = await describeVim(
     deps.drivers,
     connectionOf(vim),

@@ -13,14 +13,12 @@ export function scopesAllowing(
 ): string[] {
   const access = route?.access ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
   if (access === 'public') return [];
-  if (access === 'admin' || !route?.api) return [adminScope];
-  const majors = route.major
-    ? [route.major]
-    : API_REGISTRY.filter((m) => m.api === route.api).map((m) => m.major);
+  const api = route?.api ?? route?.scopesOf;
+  if (access === 'admin' || !api) return [adminScope];
+  const majors =
+    route?.api && route.major ? [route.major] : API_REGISTRY.filter((m) => m.api === api).map((m) => m.major);
   const granted = majors.flatMap((major) =>
-    access === 'read'
-      ? [`${route.api}:${major}:all`, `${route.api}:${major}:readonly`]
-      : [`${route.api}:${major}:all`],
+    access === 'read' ? [`${api}:${major}:all`, `${api}:${major}:readonly`] : [`${api}:${major}:all`],
   );
   return [...granted, adminScope];
 }

@@ -18,6 +18,11 @@ export interface Sol013RouteConfig {
   produces?: readonly string[];
   /** Who may call it: public (no auth), read (GET scopes), write, admin. Default: read for GET/HEAD, else write. */
   access?: AccessLevel;
+  /**
+   * For a route of no SOL API (Tacker's legacy /v1.0): the API whose scopes allow it, without
+   * that API's Version rules. Without it such a route needs the admin scope.
+   */
+  scopesOf?: ApiName;
 }
 
 declare module 'fastify' {

@@ -14,9 +14,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { vimUsers } from '../../../lcm/vim-users.ts';
 import { ApiError } from '../../../sol/problem.ts';
-import type { Executor } from '../../../store/db/transaction.ts';
 import { describeRegisteredVim, registerCheckedVim } from '../../../vims/checked-registry.ts';
 import {
   deleteVim,
@@ -27,6 +25,7 @@ import {
   type VimRecord,
 } from '../../../vims/registry.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
+import { refuseWhileUsed } from '../vim-deletion.ts';
 
 const BASE = '/bosun/v1/vims';
 const sol013 = { access: 'admin' } as const;
@@ -57,35 +56,10 @@ const view = (request: FastifyRequest, vim: VimRecord): View => ({
   _links: { self: { href: absoluteUrl(request, `${BASE}/${vim.id}`) } },
 });
 
-/** 409 while instances use the VIM: their resources live there and would be stranded. */
-async function refuseWhileUsed(trx: Executor, id: string): Promise<void> {
-  const users = await vimUsers(trx, id);
-  if (users.count === 0) return;
-  const more = users.count > users.sample.length ? ', …' : '';
-  throw new ApiError(
-    409,
-    `VIM ${id} is used by ${users.count} VNF instance${users.count === 1 ? '' : 's'} ` +
-      `(${users.sample.join(', ')}${more}): terminate ${users.count === 1 ? 'it' : 'them'} ` +
-      '(or end their operations) before deleting the VIM.',
-    { extensions: { vnfInstanceCount: users.count, vnfInstanceIds: users.sample } },
-  );
-}
-
 const idOf = (request: FastifyRequest) => (request.params as Static<typeof IdParams>).id;
 const notFound = (id: string) => new ApiError(404, `VIM ${id} does not exist.`);
 
-/** 422 for a VIM no driver could ever use: operations on it would all fail at the grant. */
-function refuseUnserved(vimType: string, served: readonly string[]): void {
-  if (served.includes(vimType)) return;
-  throw new ApiError(
-    422,
-    `No driver serves VIM type ${vimType}: Bosun serves ${served.join(', ')}. Register a VIM of a served type.`,
-    { extensions: { servedVimTypes: served } },
-  );
-}
-
 export function registerVimAdmin(app: FastifyInstance): void {
-  const served = app.bosun.vimDrivers.vimTypes;
   app.get(BASE, { schema: { querystring: ListQuery }, config: { sol013 } }, async (request) => {
     const { projectId } = request.query as Static<typeof ListQuery>;
     return (await listVims(request.server.bosun.db, projectId)).map((v) => view(request, v));
@@ -93,7 +67,6 @@ export function registerVimAdmin(app: FastifyInstance): void {
 
   app.post(BASE, { schema: { body: NewVimBody }, config: { sol013 } }, async (request, reply) => {
     const body = request.body as Static<typeof NewVimBody>;
-    refuseUnserved(body.vimType, served);
     const { db, box, vimDrivers: drivers } = request.server.bosun;
     try {
       const { record } = await registerCheckedVim(
