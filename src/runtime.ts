@@ -80,11 +80,11 @@ export async function createRuntime(
     const blobs = createBlobStore(config);
     const vimDrivers = await prepareVimDrivers(config, { db });
     const vims = createVimAccess({ db, box, config, drivers: vimDrivers });
-    nfvo = createNfvo(config, box);
     // Roles all and worker run the jobs (onboarding, sweeps, LCM operations, delivery); an
     // api-only replica leaves them to workers.
     const runsJobs = role !== 'api';
     const onboarding = runsJobs ? new OnboardingWorker({ config, db, blobs, box, logger }) : undefined;
+    nfvo = createNfvo(config, box, { db, blobs, wakeOnboarding: () => onboarding?.wake() });
     const sweeper = runsJobs ? new PackageSweeper({ config, db, blobs, logger }) : undefined;
     const lcm = runsJobs
       ? new OpRunner(createEngineDeps({ config, db, box, blobs, logger, vims, nfvo: nfvo.nfvo }))

@@ -13,7 +13,7 @@ export const NfvoConfigSchema = Type.Object(
     mode: Type.Union([Type.Literal('local'), Type.Literal('external')], {
       default: 'local',
       description:
-        'local: Bosun grants its own operations; external: it asks the NFVO at nfvo.external.apiRoot (SOL003 granting)',
+        'local: Bosun grants its own operations; external: it asks the NFVO at nfvo.external.apiRoot (SOL003 granting) and fetches the packages it lacks from it',
     }),
     external: Type.Object(
       {
@@ -26,6 +26,17 @@ export const NfvoConfigSchema = Type.Object(
           default: '1.4.0',
           pattern: '^1\\.[0-9]+\\.[0-9]+$',
           description: 'Version header of the /grant/v1 calls',
+        }),
+        vnfpkgmApiVersion: Type.String({
+          default: '2.1.0',
+          pattern: '^2\\.[0-9]+\\.[0-9]+$',
+          description: 'Version header of the /vnfpkgm/v2 calls (packages fetched from the NFVO)',
+        }),
+        packageTimeoutMs: Type.Integer({
+          minimum: 1000,
+          default: 600000,
+          description:
+            'longest wait for a package fetched from the NFVO to be onboarded when an instance is created',
         }),
         timeoutMs: Type.Integer({
           minimum: 100,

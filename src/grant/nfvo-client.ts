@@ -6,6 +6,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OutboundPolicy } from '../net/address-policy.ts';
+import { type Download, download } from '../net/download.ts';
+import { DownloadError } from '../net/errors.ts';
 import { CallError } from '../notify/delivery/call-error.ts';
 import { CallbackClient, type Endpoint } from '../notify/delivery/callback-client.ts';
 import { NfvoUnavailable } from './nfvo.ts';
@@ -42,10 +44,12 @@ export class NfvoClient {
   readonly #endpoint: NfvoEndpoint;
   readonly #client: CallbackClient;
   readonly #settings: NfvoClientSettings;
+  readonly #policy: OutboundPolicy;
 
   constructor(endpoint: NfvoEndpoint, policy: OutboundPolicy, settings: NfvoClientSettings) {
     this.apiRoot = endpoint.apiRoot;
     this.#endpoint = endpoint;
+    this.#policy = policy;
     this.#settings = settings;
     this.#client = new CallbackClient(policy, settings.timeoutMs, CREDENTIALS_OF);
   }
@@ -101,6 +105,51 @@ export class NfvoClient {
       );
     }
     return { status: response.status, headers: response.headers, json: parse(response.body), what };
+  }
+
+  /**
+   * Streams a large answer (package content) bounded by `maxBytes`, with the same credentials
+   * (sent to the NFVO's origin only, should it redirect elsewhere) and one fresh token on 401.
+   */
+  async download(target: string, version: string, maxBytes: number): Promise<Download> {
+    const url = this.url(target);
+    const what = `GET ${url.origin}${url.pathname}`;
+    const auth = this.#endpoint.auth;
+    const attempt = async () => {
+      const authorization = await this.#client.authorization(auth);
+      try {
+        return await download(url.href, {
+          policy: this.#policy,
+          originHeaders: { version, ...(authorization ? { authorization } : {}) },
+          ...(auth.tls ? { originTls: auth.tls } : {}),
+          connectTimeoutMs: this.#settings.timeoutMs,
+          readTimeoutMs: this.#settings.timeoutMs,
+          maxRedirects: 3,
+          maxBytes,
+        });
+      } catch (err) {
+        if (err instanceof DownloadError && err.status === 401 && authorization) {
+          this.#client.refused(auth, authorization);
+        }
+        throw err;
+      }
+    };
+    try {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (err instanceof DownloadError && err.status === 401 && auth.header.kind === 'oauth2')
+          return await attempt();
+        throw err;
+      }
+    } catch (err) {
+      if (err instanceof CallError) throw unavailable(err, what);
+      if (err instanceof DownloadError) {
+        const hint = err.status === 401 ? `; check ${CREDENTIALS_OF}` : '';
+        throw new NfvoUnavailable(502, `NFVO call ${what} failed: ${err.message}${hint}`);
+      }
+      throw err;
+    }
   }
 
   close(): void {

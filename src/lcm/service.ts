@@ -27,12 +27,19 @@ import type { LcmStore, OpOccChange } from './store.ts';
 import { transition } from './transition.ts';
 import { cancelRequested, wakeRunners } from './wakeup.ts';
 
+/** Where a package the project lacks may come from (the external NFVO's packages). */
+export interface PackageSource {
+  /** Makes the package of `vnfdId` ONBOARDED in `project` if the source has it. */
+  ensure(project: string, vnfdId: string): Promise<void>;
+}
+
 export interface LcmService {
   config: Config;
   db: Database;
   box: SealedBox;
   store: LcmStore;
   vims?: VimAccess;
+  packageSource?: PackageSource;
 }
 
 export interface CreateRequest {
@@ -40,6 +47,14 @@ export interface CreateRequest {
   vnfInstanceName?: string;
   vnfInstanceDescription?: string;
   metadata?: Record<string, unknown>;
+}
+
+/**
+ * Before POST vnf_instances is checked: a package the project lacks is fetched from the package
+ * source (the external NFVO), when there is one.
+ */
+export async function fetchMissingPackage(svc: LcmService, project: string, vnfdId: string): Promise<void> {
+  await svc.packageSource?.ensure(project, vnfdId);
 }
 
 /** POST vnf_instances: the package must be ONBOARDED and ENABLED; it becomes IN_USE. */

@@ -7,12 +7,15 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import type { OutboundPolicy } from './address-policy.ts';
 import { DownloadError, OutboundLookupError, OutboundRefusedError } from './errors.ts';
-import type { Exchange } from './pinned-request.ts';
+import type { Exchange, ExchangeTls } from './pinned-request.ts';
 import { describeUrl, openExchange } from './pinned-request.ts';
 
 export interface DownloadOptions {
   policy: OutboundPolicy;
   basicAuth?: { userName: string; password: string };
+  /** Headers (an Authorization among them) and TLS identity sent to the original origin only. */
+  originHeaders?: Record<string, string>;
+  originTls?: ExchangeTls;
   connectTimeoutMs: number;
   /** Idle time allowed between bytes (headers included). */
   readTimeoutMs: number;
@@ -42,11 +45,19 @@ export async function download(url: string, options: DownloadOptions): Promise<D
     const addresses = await checkPolicy(options.policy, current);
     const headers: Record<string, string> = { 'user-agent': 'Bosun', 'accept-encoding': 'identity' };
     if (options.accept) headers.accept = options.accept;
-    const sendAuth = auth !== undefined && current.origin === origin;
-    if (sendAuth) {
+    const atOrigin = current.origin === origin;
+    if (atOrigin) Object.assign(headers, options.originHeaders);
+    const sendAuth = (auth !== undefined || headers.authorization !== undefined) && atOrigin;
+    if (auth !== undefined && atOrigin) {
       headers.authorization = `Basic ${Buffer.from(`${auth.userName}:${auth.password}`).toString('base64')}`;
     }
-    const exchange = await openExchange(current, addresses, headers, options);
+    const exchange = await openExchange(
+      current,
+      addresses,
+      headers,
+      options,
+      atOrigin ? options.originTls : undefined,
+    );
     const { statusCode = 0, headers: got } = exchange.response;
 
     if (redirectStatuses.has(statusCode) && got.location) {

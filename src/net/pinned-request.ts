@@ -23,12 +23,20 @@ export interface RequestTimeouts {
   readTimeoutMs: number;
 }
 
+/** PEM client certificate and key presented, and CAs trusted instead of the system store (https). */
+export interface ExchangeTls {
+  cert?: string;
+  key?: string;
+  ca?: string;
+}
+
 /** Sends the GET and resolves with the response headers, or rejects with a DownloadError. */
 export function openExchange(
   url: URL,
   addresses: string[],
   headers: Record<string, string>,
   timeouts: RequestTimeouts,
+  tls?: ExchangeTls,
 ): Promise<Exchange> {
   const https = url.protocol === 'https:';
   const where = describeUrl(url);
@@ -74,6 +82,7 @@ export function openExchange(
       headers: { host: url.host, ...headers },
       lookup: pinnedLookup(addresses),
       agent: false,
+      ...(https && tls ? { cert: tls.cert, key: tls.key, ca: tls.ca } : {}),
     });
     req.on('socket', (socket) => {
       socket.once(https ? 'secureConnect' : 'connect', () => {

@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError } from '../../src/config/errors.ts';
 import { type Config, loadConfig } from '../../src/config/load.ts';
@@ -335,6 +337,41 @@ describe('external NFVO: OAuth 2.0 client credentials', () => {
         ['/grant/v1/grants', 'Bearer token-2'],
       ],
     );
+  });
+
+  test('a package download carries the token, fetches a new one once when it is refused, and is bounded', async () => {
+    const content = Buffer.from('PK\u0003\u0004 package bytes');
+    nfvo.handle = (req) =>
+      req.path.endsWith('/package_content') ? { status: 200, raw: content } : { status: 404 };
+    const setup = nfvoAt(nfvo.url, oauth());
+    const first = await setup.client?.download(
+      '/vnfpkgm/v2/onboarded_vnf_packages/v1/package_content',
+      '2.1.0',
+      1000,
+    );
+    assert.ok((await buffer(first?.body as Readable)).equals(content));
+    const token = nfvo.calls().at(-1)?.headers.authorization;
+    assert.match(token ?? '', /^Bearer token-\d+$/);
+    nfvo.revoked.add((token as string).slice('Bearer '.length));
+    const second = await setup.client?.download(
+      '/vnfpkgm/v2/onboarded_vnf_packages/v1/package_content',
+      '2.1.0',
+      1000,
+    );
+    assert.ok((await buffer(second?.body as Readable)).equals(content));
+    setup.close();
+    const [refused, retried] = nfvo.calls().slice(-2);
+    assert.equal(refused.headers.authorization, token);
+    assert.notEqual(retried.headers.authorization, token);
+    assert.equal(retried.headers.version, '2.1.0');
+    const small = nfvoAt(nfvo.url, oauth());
+    const bounded = await small.client?.download(
+      '/vnfpkgm/v2/onboarded_vnf_packages/v1/package_content',
+      '2.1.0',
+      10,
+    );
+    await assert.rejects(buffer(bounded?.body as Readable), /larger than the 10-byte limit/);
+    small.close();
   });
 
   test('a client secret read from a file; a wrong one fails naming the configuration key', async () => {

@@ -1,8 +1,10 @@
 /**
  * An NFVO for the external-NFVO tests: a real HTTP (or HTTPS, optionally asking for a client
  * certificate) server on loopback whose answers each test decides. It records every request and
- * serves an OAuth 2.0 client-credentials token endpoint at /token whose tokens it can revoke.
+ * serves an OAuth 2.0 client-credentials token endpoint at /token whose tokens it can revoke;
+ * `packageAnswer` serves one VNF package the SOL005 way (onboarded_vnf_packages by vnfdId).
  */
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -26,6 +28,8 @@ export interface Answer {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  /** Bytes sent as they are (package content), instead of a JSON body. */
+  raw?: Buffer;
   /** Never answer (a stalled NFVO). */
   hang?: boolean;
 }
@@ -110,6 +114,11 @@ export async function startFakeNfvo(handle: Handler, options: FakeNfvoOptions = 
   };
   const respond = (res: ServerResponse, answer: Answer) => {
     if (answer.hang) return;
+    if (answer.raw) {
+      res.writeHead(answer.status, { 'content-type': 'application/zip', ...answer.headers });
+      res.end(answer.raw);
+      return;
+    }
     const body = answer.body === undefined ? '' : JSON.stringify(answer.body);
     res.writeHead(answer.status, {
       ...(body ? { 'content-type': 'application/json' } : {}),
@@ -177,4 +186,38 @@ export async function startFakeNfvo(handle: Handler, options: FakeNfvoOptions = 
   const { port } = server.address() as AddressInfo;
   nfvo.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   return nfvo;
+}
+
+/**
+ * The NFVO's answers about one package: the list filtered by vnfdId (with its checksum) and its
+ * content; undefined for other requests. `checksum` overrides the declared one.
+ */
+export function packageAnswer(
+  req: NfvoRequest,
+  pkg: { vnfdId: string; zip: Buffer; checksum?: { algorithm: string; hash: string } },
+): Answer | undefined {
+  const base = '/vnfpkgm/v2/onboarded_vnf_packages';
+  if (req.method !== 'GET' || !req.path.startsWith(base)) return undefined;
+  if (req.path === `${base}/${pkg.vnfdId}/package_content`) return { status: 200, raw: pkg.zip };
+  const filter = new URL(req.path, 'http://x').searchParams.get('filter');
+  if (req.path.startsWith(`${base}?`)) {
+    const listed = filter === `(eq,vnfdId,${pkg.vnfdId})`;
+    return {
+      status: 200,
+      body: listed
+        ? [
+            {
+              id: `nfvo-pkg-${pkg.vnfdId}`,
+              vnfdId: pkg.vnfdId,
+              onboardingState: 'ONBOARDED',
+              checksum: pkg.checksum ?? {
+                algorithm: 'SHA-256',
+                hash: createHash('sha256').update(pkg.zip).digest('hex'),
+              },
+            },
+          ]
+        : [],
+    };
+  }
+  return { status: 404, body: { status: 404, detail: 'no such package' } };
 }

@@ -3,13 +3,16 @@
  * PostgreSQL against an NFVO server on loopback: the grant's zone and flavour reach the simulated
  * VIM's servers and its image (of a VDU's volume) is the one the VIM is asked for; a 403 ends the op occ ROLLED_BACK
  * with the NFVO's detail; an NFVO failing with 503 leaves it FAILED_TEMP naming the NFVO, and a
- * retry once the NFVO answers completes it.
+ * retry once the NFVO answers completes it. An instance of a vnfdId the project lacks fetches the
+ * NFVO's package (once: a second instance uses it), content not matching the NFVO's checksum is
+ * refused.
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { deepMerge } from '../../src/config/load.ts';
 import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
-import { type Answer, grantFor, startFakeNfvo } from '../grant/fake-nfvo.ts';
-import { lcmServer, SIM } from '../http/vnflcm/lcm-server.ts';
+import { type Answer, grantFor, packageAnswer, startFakeNfvo } from '../grant/fake-nfvo.ts';
+import { LCM_TEST_CONFIG, lcmServer, SIM } from '../http/vnflcm/lcm-server.ts';
 import {
   createInstance,
   getInstance,
@@ -19,8 +22,11 @@ import {
   V2,
   waitOpOcc,
 } from '../http/vnflcm/lcm-support.ts';
+import { sample } from '../http/vnfpkgm/support.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { http } from '../support/http.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { MAIN_SAMPLE, sampleVnfd } from '../vims/plans.ts';
 
 type Decide = (request: Record<string, unknown>) => Answer;
 
@@ -30,8 +36,14 @@ const granting: Decide = (request) => ({
 });
 
 let decide: Decide = granting;
-const nfvo = await startFakeNfvo((req) => decide(req.json as Record<string, unknown>));
+/** The package the NFVO serves, if any. */
+let served: Parameters<typeof packageAnswer>[1] | undefined;
+const nfvo = await startFakeNfvo(
+  (req) => (served && packageAnswer(req, served)) || decide(req.json as Record<string, unknown>),
+);
 after(() => nfvo.close());
+const contentFetches = () => nfvo.calls().filter((c) => c.path.endsWith('/package_content')).length;
+const MAIN_VNFD_ID = (await sampleVnfd(MAIN_SAMPLE)).vnf.descriptorId;
 
 const EXTERNAL = {
   outbound: { allow: ['127.0.0.1'] },
@@ -142,6 +154,67 @@ for (const dialect of DIALECTS) {
       assert.equal(retried.operationState, 'COMPLETED', JSON.stringify(retried.error));
       const vnfcs = (await getInstance(lcm.url, instance.id)).instantiatedVnfInfo?.vnfcResourceInfo ?? [];
       assert.ok(vnfcs.length > 0 && vnfcs.every((v) => v.zoneId === 'zone-b'));
+    });
+  });
+
+  describe(`packages fetched through the external NFVO (${dialect})`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(dialect, { config: deepMerge(LCM_TEST_CONFIG, EXTERNAL) });
+    });
+    after(() => server.close());
+
+    test('an instance of a vnfdId the project lacks fetches the package once, onboards it and instantiates', async () => {
+      served = { vnfdId: MAIN_VNFD_ID, zip: sample(MAIN_SAMPLE) };
+      const fetched = contentFetches();
+      const first = await createInstance(server.url, MAIN_VNFD_ID);
+      assert.equal(contentFetches() - fetched, 1);
+      const listed = nfvo.calls().filter((c) => c.path.startsWith('/vnfpkgm/v2/onboarded_vnf_packages?'));
+      assert.equal(listed.at(-1)?.headers.version, '2.1.0');
+      const pkgs = await http<{ vnfdId?: string; onboardingState: string; usageState: string }[]>(
+        server.url,
+        'GET',
+        '/vnfpkgm/v2/vnf_packages',
+        { headers: { Version: '2.1.0' } },
+      );
+      const mine = pkgs.body.filter((p) => p.vnfdId === MAIN_VNFD_ID);
+      assert.equal(mine.length, 1, pkgs.text);
+      assert.equal(mine[0].onboardingState, 'ONBOARDED');
+      assert.equal(mine[0].usageState, 'IN_USE');
+      await createInstance(server.url, MAIN_VNFD_ID);
+      assert.equal(
+        contentFetches() - fetched,
+        1,
+        'the second instance uses the package fetched for the first',
+      );
+      decide = granting;
+      const op = await runTask(server.url, first.id, 'instantiate', INSTANTIATE);
+      assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
+    });
+
+    test('content that does not match the checksum the NFVO declared is refused, naming it', async () => {
+      served = {
+        vnfdId: 'nfvo-mismatch-vnfd',
+        zip: sample(MAIN_SAMPLE),
+        checksum: { algorithm: 'SHA-256', hash: '0'.repeat(64) },
+      };
+      const res = await http<{ detail: string }>(server.url, 'POST', `${V2}/vnf_instances`, {
+        headers: H,
+        body: { vnfdId: 'nfvo-mismatch-vnfd' },
+      });
+      assert.equal(res.status, 502, res.text);
+      assert.match(res.body.detail, /NFVO package nfvo-pkg-nfvo-mismatch-vnfd \(vnfdId nfvo-mismatch-vnfd\)/);
+      assert.match(res.body.detail, /does not match the sha-256 checksum the NFVO declared/);
+    });
+
+    test('a vnfdId the NFVO does not have either is refused as before', async () => {
+      served = { vnfdId: MAIN_VNFD_ID, zip: sample(MAIN_SAMPLE) };
+      const res = await http<{ detail: string }>(server.url, 'POST', `${V2}/vnf_instances`, {
+        headers: H,
+        body: { vnfdId: 'nowhere-vnfd' },
+      });
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.detail, 'No ONBOARDED VNF package has vnfdId nowhere-vnfd.');
     });
   });
 }

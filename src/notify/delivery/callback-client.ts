@@ -64,17 +64,28 @@ export class CallbackClient {
         signal: request.signal,
         maxBodyBytes: request.maxBodyBytes,
       });
-    if (header.kind === 'none') return attempt(undefined);
-    if (header.kind === 'basic') {
-      const basic = Buffer.from(`${header.userName}:${header.password}`).toString('base64');
-      return attempt(`Basic ${basic}`);
-    }
-    const token = await this.#tokens.get(header, tls);
-    const response = await attempt(`Bearer ${token}`);
-    if (response.status !== 401) return response;
+    const authorization = await this.authorization(endpoint.auth);
+    const response = await attempt(authorization);
+    if (response.status !== 401 || header.kind !== 'oauth2' || authorization === undefined) return response;
     // The token may have been revoked or expired early: one more try with a fresh one.
-    this.#tokens.invalidate(header, tls, token);
-    return attempt(`Bearer ${await this.#tokens.get(header, tls)}`);
+    this.refused(endpoint.auth, authorization);
+    return attempt(await this.authorization(endpoint.auth));
+  }
+
+  /** The Authorization header `auth` sends (Basic, or a bearer token from the cache); none without. */
+  async authorization(auth: DeliveryAuth): Promise<string | undefined> {
+    const { header, tls } = auth;
+    if (header.kind === 'none') return undefined;
+    if (header.kind === 'basic') {
+      return `Basic ${Buffer.from(`${header.userName}:${header.password}`).toString('base64')}`;
+    }
+    return `Bearer ${await this.#tokens.get(header, tls)}`;
+  }
+
+  /** The server answered 401 to `authorization`: its token is not used again. */
+  refused(auth: DeliveryAuth, authorization: string): void {
+    if (auth.header.kind !== 'oauth2') return;
+    this.#tokens.invalidate(auth.header, auth.tls, authorization.replace(/^Bearer /, ''));
   }
 
   close(): void {

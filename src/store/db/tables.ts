@@ -57,6 +57,8 @@ export interface VnfPackagesTable {
   attempts: number;
   /** JSON: {kind:'upload'} or {kind:'uri', uri, sealedCredentials?}. */
   upload_source: string | null;
+  /** `<algorithm>:<hash>` the external NFVO declared for a package fetched from it. */
+  nfvo_checksum: string | null;
   created_at: string;
   updated_at: string;
   version: number;

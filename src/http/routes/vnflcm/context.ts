@@ -23,8 +23,8 @@ export function lcmService(app: FastifyInstance, store: LcmStore): LcmService {
   }
   let svc = byStore.get(store);
   if (!svc) {
-    const { config, db, box, vims } = app.bosun;
-    svc = { config, db, box, store, vims };
+    const { config, db, box, vims, nfvo } = app.bosun;
+    svc = { config, db, box, store, vims, ...(nfvo.packages ? { packageSource: nfvo.packages } : {}) };
     byStore.set(store, svc);
   }
   return svc;

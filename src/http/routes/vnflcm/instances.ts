@@ -6,7 +6,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Params } from '../../../lcm/operation-def.ts';
-import { type CreateRequest, createInstance, deleteInstance, startOperation } from '../../../lcm/service.ts';
+import {
+  type CreateRequest,
+  createInstance,
+  deleteInstance,
+  fetchMissingPackage,
+  startOperation,
+} from '../../../lcm/service.ts';
 import { ApiError } from '../../../sol/problem.ts';
 import { checkIfMatch, etagOf, setEtag } from '../../sol013/etag.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
@@ -43,6 +49,7 @@ export function mountInstances(app: FastifyInstance, api: LcmApi): void {
     { schema: { body: api.requests.CreateVnfRequest }, config: { sol013 } },
     async (request, reply) => {
       const body = bodyOf(request);
+      await fetchMissingPackage(svc(), request.caller.project, body.vnfdId as string);
       await api.checkCreate(svc(), request, body);
       const record = await createInstance(svc(), request.caller.project, body as unknown as CreateRequest);
       const view = toInstance(record, request);

@@ -13,6 +13,7 @@ import * as lcm from './0007-lcm.ts';
 import * as lcmV1 from './0008-lcm-v1.ts';
 import * as opOccOrder from './0009-op-occ-order.ts';
 import * as alarms from './0010-alarms.ts';
+import * as nfvoPackages from './0012-nfvo-packages.ts';
 import * as vimCheck from './0015-vim-check.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -26,5 +27,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-lcm-v1': lcmV1,
   '0009-op-occ-order': opOccOrder,
   '0010-alarms': alarms,
+  '0012-nfvo-packages': nfvoPackages,
   '0015-vim-check': vimCheck,
 };
