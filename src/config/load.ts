@@ -92,6 +92,15 @@ function checkCombinations(config: Config): void {
         "(generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\")",
     );
   }
+  for (const pattern of config.lcm.placementReselectPatterns) {
+    try {
+      new RegExp(pattern, 'i');
+    } catch (err) {
+      throw new ConfigError(
+        `lcm.placementReselectPatterns: '${pattern}' is not a regular expression (${(err as Error).message})`,
+      );
+    }
+  }
   const key = config.security.encryptionKey;
   if (key && Buffer.from(key, 'base64').length !== 32) {
     throw new ConfigError('security.encryptionKey: must be the base64 encoding of exactly 32 bytes');

@@ -301,7 +301,20 @@ export const ConfigSchema = Type.Object(
         placementFallbackBestEffort: Type.Boolean({
           default: false,
           description:
-            'fallbackBestEffort of the grant placement constraints: place anyway when affinity rules cannot be met',
+            'fallbackBestEffort of the grant placement constraints: place anyway when affinity rules cannot be met (a request overrides it with additionalParams.fallbackBestEffort)',
+        }),
+        placementZoneRetries: Type.Integer({
+          minimum: 0,
+          maximum: 100,
+          default: 0,
+          description:
+            'availability zones an instantiate, scale out or heal tries after the granted one when it has no room; 0 = as many as the VIM has zones',
+        }),
+        placementReselectPatterns: Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
+          maxItems: 32,
+          default: ['No valid host was found', 'Exceeded maximum number of retries'],
+          description:
+            'regular expressions (case-insensitive) of VIM failure messages that mean "no room in this zone": the server is tried in another zone (a NO_VALID_HOST failure always is)',
         }),
       },
       { additionalProperties: false, default: {} },

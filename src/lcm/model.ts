@@ -8,6 +8,7 @@ import type { InstantiatedVnfInfo, ResourceChanges } from '../sol/instance-model
 import type { Operation, OperationState } from '../sol/lcm-operations.ts';
 import type { ProblemDetails } from '../sol/problem.ts';
 import type { StoredVimConnection } from '../vims/connection-info.ts';
+import type { PlacementAttempt } from './placement/attempts.ts';
 
 export type InstantiationState = 'NOT_INSTANTIATED' | 'INSTANTIATED';
 
@@ -71,6 +72,8 @@ export interface OpOccRecord {
   changedInfo?: ChangedInfo;
   changedExtConnectivity?: Record<string, unknown>[];
   grantId?: string;
+  /** Zones tried when one had no room for a server, oldest first. */
+  placementAttempts?: PlacementAttempt[];
   jobState?: 'queued' | 'running';
   leaseOwner?: string;
   leaseUntil?: string;

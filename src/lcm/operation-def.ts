@@ -103,6 +103,11 @@ export interface OperationDef {
   requires: readonly InstantiationState[];
   /** MODIFY_INFO starts in PROCESSING and asks no grant; the others start in STARTING. */
   granted: boolean;
+  /**
+   * It creates servers in the zones the grant chose: a zone found without room is replaced by
+   * another and the driver called again (zone reselection).
+   */
+  placesServers?: boolean;
   /** Request params that name the flavour to work in (INSTANTIATE flavourId, CHANGE_FLAVOUR newFlavourId). */
   flavourParam?: string;
   /** API-time checks; returns the params to store. Throws ApiError. */

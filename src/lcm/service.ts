@@ -171,6 +171,14 @@ export async function startOperation(
         422,
         `The VNF package ${instance.vnfPkgId} of VNF instance ${instance.id} no longer exists.`,
       );
+    const bestEffort = (request.additionalParams as { fallbackBestEffort?: unknown } | undefined)
+      ?.fallbackBestEffort;
+    if (bestEffort !== undefined && typeof bestEffort !== 'boolean') {
+      throw new ApiError(
+        400,
+        'additionalParams.fallbackBestEffort must be a boolean: true places VNFCs even where affinity rules cannot be met, false refuses.',
+      );
+    }
     const accepted = await def.accept(
       {
         db: trx,

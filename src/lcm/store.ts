@@ -100,6 +100,7 @@ export function opOccFromRow(row: LcmOpOccsTable): OpOccRecord {
     changedInfo: json(row.changed_info),
     changedExtConnectivity: json(row.changed_ext_connectivity),
     grantId: opt(row.grant_id),
+    placementAttempts: json(row.placement_attempts),
     jobState: (row.job_state as OpOccRecord['jobState'] | null) ?? undefined,
     leaseOwner: opt(row.lease_owner),
     leaseUntil: opt(row.lease_until),
@@ -128,6 +129,7 @@ export const OP_OCC_LIST_COLUMNS = [
   'changed_info',
   'changed_ext_connectivity',
   'grant_id',
+  'placement_attempts',
   'job_state',
   'lease_owner',
   'lease_until',
@@ -147,6 +149,7 @@ export interface OpOccChange {
   grantId?: string | null;
   grantRequest?: unknown | null;
   grant?: unknown | null;
+  placementAttempts?: unknown | null;
   progress?: Progress;
   jobState?: 'queued' | 'running' | null;
   leaseOwner?: string | null;
@@ -174,6 +177,7 @@ function changeColumns(change: OpOccChange, now: string): Partial<LcmOpOccsTable
   set('grant_id', change.grantId);
   set('grant_request', text(change.grantRequest));
   set('grant', text(change.grant));
+  set('placement_attempts', text(change.placementAttempts));
   set('progress', change.progress === undefined ? undefined : JSON.stringify(change.progress));
   set('job_state', change.jobState);
   set('lease_owner', change.leaseOwner);
@@ -304,6 +308,7 @@ export class LcmStore {
         grant_id: null,
         grant_request: null,
         grant: null,
+        placement_attempts: null,
         progress: JSON.stringify(extra.progress ?? emptyProgress()),
         job_state: extra.queued ? 'queued' : null,
         lease_owner: null,

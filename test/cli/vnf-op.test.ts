@@ -29,7 +29,8 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { tempDir } from '../support/temp.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
-const NOVA = 'No valid host was found. There are not enough hosts available.';
+/** A Nova failure that is not about room (those make Bosun try another zone). */
+const NOVA = 'Build of instance aborted: the hypervisor refused the server.';
 const TWO_FLAVOURS = 'sol_v2_common__test_instantiate_vnf_with_old_image_or_volume.zip';
 const PKG_FROM = 'sol_v2_common__basic_lcms_min_individual_vnfc.zip';
 const PKG_TO = 'sol_v2_common__change_vnfpkg_or_update_min_individual_vnfc.zip';
@@ -369,6 +370,32 @@ describe('bosun vnf and bosun op against a server', () => {
     const again = await bosun(['op', 'retry', opId, '--wait']);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /^bosun: error: 409 Conflict: .+\n$/);
+  });
+
+  test('no zone with room: op show lists every zone tried; retry --wait completes once one has room', async () => {
+    const inst = await createInstance(server.url, vnfdId);
+    await ok(['sim', 'zone', 'exhaust', 'zone-a']);
+    await ok(['sim', 'zone', 'exhaust', 'zone-b']);
+    let opId: string;
+    try {
+      const failed = await bosun(['vnf', 'instantiate', inst.id, '--flavour', 'simple', '--wait']);
+      assert.equal(failed.code, 1, failed.stdout);
+      opId = opOccIn(failed.stdout);
+      const shown = lines((await ok(['op', 'show', opId])).stdout);
+      assert.ok(
+        shown.some((l) => /^error: No availability zone had room for VDU\d .*tried zone-[ab] /.test(l)),
+        shown.join('\n'),
+      );
+      const tried = shown.filter((l) => /^(zones tried:| {12}) zone-[ab]: No valid host was found/.test(l));
+      assert.equal(tried.length, 2, shown.join('\n'));
+      assert.match(tried[0], /→ VDU\d \(.+\) to zone-[ab]$/);
+      assert.match(tried[1], /→ stopped: no zone left: every zone of the VIM \(zone-a, zone-b\) failed$/);
+    } finally {
+      await ok(['sim', 'zone', 'restore', 'zone-a']);
+      await ok(['sim', 'zone', 'restore', 'zone-b']);
+    }
+    const retried = await ok(['op', 'retry', opId, '--wait']);
+    assert.match(retried.stdout, new RegExp(`^INSTANTIATE ${opId}: COMPLETED after`, 'm'));
   });
 
   test('op rollback --wait, op fail, and op cancel of a hung operation', async () => {

@@ -106,6 +106,18 @@ describe('configuration', () => {
     assert.equal(loadConfig({ env: { BOSUN_SERVER_BIND: '::1' } }).server.bind, '::1');
   });
 
+  test('zone reselection patterns must be regular expressions', () => {
+    assert.throws(
+      () => loadConfig({ env: { BOSUN_LCM_PLACEMENT_RESELECT_PATTERNS: 'No valid host,([unclosed' } }),
+      /lcm\.placementReselectPatterns: '\(\[unclosed' is not a regular expression/,
+    );
+    const config = loadConfig({
+      env: { BOSUN_LCM_PLACEMENT_RESELECT_PATTERNS: 'No valid host,Insufficient .* capacity' },
+    });
+    assert.deepEqual(config.lcm.placementReselectPatterns, ['No valid host', 'Insufficient .* capacity']);
+    assert.equal(config.lcm.placementZoneRetries, 0);
+  });
+
   test('PostgreSQL needs a shared encryption key of 32 bytes', () => {
     const env = { BOSUN_DATABASE_URL: 'postgres://u:p@db/bosun' };
     assert.throws(() => loadConfig({ env }), /security\.encryptionKey: required with PostgreSQL/);

@@ -199,12 +199,34 @@ export function errorLines(error: NonNullable<OpOcc['error']>): string[] {
   const extra = Object.entries(error)
     .filter(
       ([k, v]) =>
-        !['detail', 'type', 'instance', 'status', 'title'].includes(k) && v !== undefined && v !== null,
+        !['detail', 'type', 'instance', 'status', 'title', 'placementAttempts'].includes(k) &&
+        v !== undefined &&
+        v !== null,
     )
     .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
   const more = [...(status ? [`status ${status}`] : []), ...extra];
   if (more.length) lines.push(`       ${more.join(', ')}`);
-  return lines;
+  return [...lines, ...placementLines(error.placementAttempts)];
+}
+
+interface PlacementAttemptView {
+  zone?: string;
+  reason?: string;
+  next?: { vnfcId?: string; vduId?: string; zone?: string }[];
+  notes?: string[];
+  stopped?: string;
+}
+
+/** One line per zone tried when one had no room: the zone, the VIM's reason, what came next. */
+function placementLines(attempts: unknown): string[] {
+  if (!Array.isArray(attempts) || attempts.length === 0) return [];
+  return (attempts as PlacementAttemptView[]).map((a, i) => {
+    const next = a.stopped
+      ? `stopped: ${a.stopped}`
+      : (a.next ?? []).map((n) => `${n.vduId} (${n.vnfcId}) to ${n.zone}`).join(', ');
+    const notes = a.notes?.length ? ` [${a.notes.join(' ')}]` : '';
+    return `${i === 0 ? 'zones tried:' : '            '} ${a.zone}: ${a.reason} → ${next}${notes}`;
+  });
 }
 
 /** `bosun op …` commands offered by the op occ's links (retry, rollback, fail, cancel). */

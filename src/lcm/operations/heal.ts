@@ -14,6 +14,7 @@ const includeStorage = (params: Params) =>
 
 export const heal: OperationDef = {
   operation: 'HEAL',
+  placesServers: true,
   hook: 'heal',
   requires: ['INSTANTIATED'],
   granted: true,

@@ -7,6 +7,7 @@ import { checkConnectivity, instantiatePlan, withScale } from './common.ts';
 
 export const instantiate: OperationDef = {
   operation: 'INSTANTIATE',
+  placesServers: true,
   hook: 'instantiate',
   requires: ['NOT_INSTANTIATED'],
   granted: true,

@@ -42,6 +42,7 @@ const applyScale: OperationDef['apply'] = ({ instance, planned, result }) => {
 
 export const scale: OperationDef = {
   operation: 'SCALE',
+  placesServers: true,
   hook: 'scale',
   requires: ['INSTANTIATED'],
   granted: true,
@@ -72,6 +73,7 @@ function toLevelRequest(params: Record<string, unknown>) {
 
 export const scaleToLevel: OperationDef = {
   operation: 'SCALE_TO_LEVEL',
+  placesServers: true,
   hook: 'scale_to_level',
   requires: ['INSTANTIATED'],
   granted: true,

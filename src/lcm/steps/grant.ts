@@ -11,7 +11,15 @@ import type { GrantOutput } from '../progress.ts';
 import { defineStep } from '../saga/step.ts';
 import { transition } from '../transition.ts';
 import { grantedVims } from './granted-vim.ts';
-import { additionalParams, fallbackBestEffort, flavourOf, type Run, storedVims } from './run.ts';
+import {
+  additionalParams,
+  fallbackBestEffort,
+  flavourOf,
+  type Run,
+  storedVims,
+  vimZones,
+  vnfcZone,
+} from './run.ts';
 
 async function grant(run: Run): Promise<GrantOutput> {
   const { deps, instance, opOcc } = run;
@@ -44,8 +52,8 @@ async function grant(run: Run): Promise<GrantOutput> {
   });
   const existingZones: Record<string, string> = {};
   for (const v of instance.instantiatedVnfInfo?.vnfcResourceInfo ?? []) {
-    const zone = v.zoneId ?? v.metadata?.zone;
-    if (typeof zone === 'string' && zone) existingZones[v.computeResource.resourceId] = zone;
+    const zone = vnfcZone(v);
+    if (zone) existingZones[v.computeResource.resourceId] = zone;
   }
   const granted = await deps.nfvo.grant(request, {
     project: instance.projectId,
@@ -54,7 +62,7 @@ async function grant(run: Run): Promise<GrantOutput> {
       vimId: resolved.connection.vimId,
       vimType: resolved.connection.vimType,
     },
-    zones: await deps.vims.zones(resolved.connection),
+    zones: await vimZones(run, resolved.connection),
     existingZones,
     flavour,
     grantsPath: run.links.grants,

@@ -1,13 +1,14 @@
 /**
- * The infra step: the operation's VIM work through the infra driver of the granted VIM. Its
- * compensation is the driver's rollback of what this op occ did (when the operation has one),
+ * The infra step: the operation's VIM work through the infra driver of the granted VIM (with
+ * zone reselection for operations that place servers). Its compensation is the driver's rollback of what this op occ did (when the operation has one),
  * recording what it undid.
  */
 
 import { serverGroups } from '../../grant/placement.ts';
 import type { DriverResult, GrantedResources, InfraDriver, OperationContext } from '../../vims/contract.ts';
+import { withZoneReselection } from '../placement/reselection.ts';
 import { defineStep } from '../saga/step.ts';
-import { additionalParams, fallbackBestEffort, flavourOf, type Run, vnfdOf } from './run.ts';
+import { additionalParams, fallbackBestEffort, flavourOf, type Run, vimZones, vnfdOf } from './run.ts';
 
 /** The VNFCs the instance has once the operation is done: those that stay and those it adds. */
 function vnfcsAfter(run: Run): { id: string; vduId: string }[] {
@@ -64,9 +65,17 @@ async function operationContext(run: Run): Promise<{ ctx: OperationContext; driv
 }
 
 async function infra(run: Run): Promise<DriverResult> {
-  if (!run.def.infra) throw new Error(`${run.opOcc.operation} has no VIM work`);
+  const work = run.def.infra;
+  if (!work) throw new Error(`${run.opOcc.operation} has no VIM work`);
   const { ctx, driver } = await operationContext(run);
-  return run.def.infra(driver, ctx, run.progress.outputs.grant?.planned.driverPlan);
+  const plan = run.progress.outputs.grant?.planned.driverPlan;
+  if (!run.def.placesServers) return work(driver, ctx, plan);
+  // Each call reads the grant again: a zone without room is replaced between calls.
+  return withZoneReselection(
+    run,
+    () => vimZones(run, ctx.vim),
+    () => work(driver, { ...ctx, grant: grantedResources(run) }, plan),
+  );
 }
 
 async function undo(run: Run): Promise<void> {

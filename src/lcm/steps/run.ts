@@ -3,8 +3,10 @@
  * the grant once made, and the engine's ports. Small readers of it that several steps share.
  */
 import type { Grant, GrantRequest } from '../../grant/types.ts';
+import type { VnfcResourceInfo } from '../../sol/instance-model.ts';
 import { ApiError } from '../../sol/problem.ts';
 import type { StoredVimConnection } from '../../vims/connection-info.ts';
+import type { VimConnection } from '../../vims/contract.ts';
 import { mergeVims } from '../../vims/request-info.ts';
 import { isRecord } from '../../vnfd/model/values.ts';
 import type { Flavour, Vnfd } from '../../vnfd/model/vnfd.ts';
@@ -42,6 +44,22 @@ export interface Run {
   facts: AcceptFacts;
   /** A cancel asked for, as last read from the op occ (every save reads it back). */
   cancelMode?: CancelMode;
+  /** The VIMs' availability zones, read once per run of the operation (by VIM). */
+  zones?: Map<string, Promise<string[]>>;
+}
+
+/** The availability zones of VIM `vim`, read from its driver once per run. */
+export function vimZones(run: Run, vim: VimConnection): Promise<string[]> {
+  run.zones ??= new Map();
+  const key = `${vim.vimType} ${vim.vimId ?? vim.id}`;
+  let zones = run.zones.get(key);
+  if (!zones) {
+    zones = run.deps.vims.zones(vim);
+    // A failed read is not kept: the next caller asks the VIM again.
+    zones.catch(() => run.zones?.delete(key));
+    run.zones.set(key, zones);
+  }
+  return zones;
 }
 
 /** The flavour a granted operation works in (the engine refuses to start one without). */
@@ -69,6 +87,12 @@ export function additionalParams(run: Run): Record<string, unknown> | undefined 
 export function fallbackBestEffort(run: Run): boolean {
   const asked = additionalParams(run)?.fallbackBestEffort;
   return typeof asked === 'boolean' ? asked : run.deps.config.lcm.placementFallbackBestEffort;
+}
+
+/** The zone a VNFC is in, as its driver reported it (zoneId, else Tacker's metadata.zone). */
+export function vnfcZone(v: VnfcResourceInfo): string | undefined {
+  const zone = v.zoneId ?? v.metadata?.zone;
+  return typeof zone === 'string' && zone ? zone : undefined;
 }
 
 /** The instance's VIM connections with those the request adds or removes. */

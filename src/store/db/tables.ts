@@ -176,6 +176,8 @@ export interface LcmOpOccsTable {
   grant: string | null;
   /** JSON: the engine's progress (src/lcm/progress.ts). */
   progress: string;
+  /** JSON: the zones tried when one had no room (src/lcm/placement/attempts.ts). */
+  placement_attempts: string | null;
   /** null (nothing to run), 'queued', 'running'. */
   job_state: string | null;
   lease_owner: string | null;

@@ -75,6 +75,15 @@ export const canRollBack = (opOcc: OpOccRecord, facts: Params) =>
 
 const nonEmpty = (o: Record_ | undefined) => (o && Object.keys(o).length ? o : undefined);
 
+/**
+ * The op occ's error; with the zones it tried when one had no room (`placementAttempts`, an
+ * extension member: ProblemDetails is the one place of an op occ that admits one).
+ */
+function errorView(record: OpOccRecord): ProblemDetails | undefined {
+  if (!record.error || !record.placementAttempts?.length) return record.error;
+  return { ...record.error, placementAttempts: record.placementAttempts };
+}
+
 /** The two views of a major, and the path of an op occ (for Location headers). */
 export function lcmViews<Vims, Info, Changes, Changed>(
   major: string,
@@ -157,7 +166,7 @@ export function lcmViews<Vims, Info, Changes, Changed>(
       operationParams: shapes.operationParams(record.operationParams),
       isCancelPending: record.isCancelPending,
       ...(record.cancelMode ? { cancelMode: record.cancelMode } : {}),
-      ...(record.error ? { error: record.error } : {}),
+      ...(record.error ? { error: errorView(record) } : {}),
       ...(record.resourceChanges ? { resourceChanges: shapes.resourceChanges(record.resourceChanges) } : {}),
       ...(record.changedInfo ? { changedInfo: shapes.changedInfo(record.changedInfo) } : {}),
       ...(record.changedExtConnectivity

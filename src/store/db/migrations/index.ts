@@ -14,6 +14,7 @@ import * as lcmV1 from './0008-lcm-v1.ts';
 import * as opOccOrder from './0009-op-occ-order.ts';
 import * as alarms from './0010-alarms.ts';
 import * as nfvoPackages from './0012-nfvo-packages.ts';
+import * as placementAttempts from './0013-placement-attempts.ts';
 import * as vimCheck from './0015-vim-check.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -28,5 +29,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-op-occ-order': opOccOrder,
   '0010-alarms': alarms,
   '0012-nfvo-packages': nfvoPackages,
+  '0013-placement-attempts': placementAttempts,
   '0015-vim-check': vimCheck,
 };
