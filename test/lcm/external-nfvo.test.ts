@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { deepMerge } from '../../src/config/load.ts';
 import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
 import { type Answer, grantFor, packageAnswer, startFakeNfvo } from '../grant/fake-nfvo.ts';
+import { type HookPeer, hookPackage, startHookPeer } from '../http/vnflcm/hook-package.ts';
 import { LCM_TEST_CONFIG, lcmServer, SIM } from '../http/vnflcm/lcm-server.ts';
 import {
   createInstance,
@@ -154,6 +155,48 @@ for (const dialect of DIALECTS) {
       assert.equal(retried.operationState, 'COMPLETED', JSON.stringify(retried.error));
       const vnfcs = (await getInstance(lcm.url, instance.id)).instantiatedVnfInfo?.vnfcResourceInfo ?? [];
       assert.ok(vnfcs.length > 0 && vnfcs.every((v) => v.zoneId === 'zone-b'));
+    });
+  });
+
+  describe(`hooks and the grant of an external NFVO (${dialect})`, () => {
+    const lcm = lcmServer(dialect, EXTERNAL, () => hookPackage());
+    let peer: HookPeer;
+    before(async () => {
+      peer = await startHookPeer();
+    });
+    after(() => peer.close());
+
+    test('hooks get the grant without the credentials of the VIM it names', async () => {
+      decide = (request) => ({
+        status: 201,
+        body: {
+          ...grantFor(request, { zone: 'zone-a' }),
+          vimConnectionInfo: {
+            'nfvo-vim': {
+              vimType: SIM_VIM_TYPE,
+              interfaceInfo: { endpoint: 'https://vim.example/v3', token: 'interface-token-secret' },
+              accessInfo: { username: 'vnfm', password: 'nfvo-vim-password' },
+            },
+          },
+        },
+      });
+      const instance = await createInstance(lcm.url, lcm.vnfdId);
+      const op = await runTask(lcm.url, instance.id, 'instantiate', {
+        ...INSTANTIATE,
+        additionalParams: { key: 'grant-vim', peer: peer.url },
+      });
+      assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
+      const seen = peer.calls('grant-vim')[0]?.input as { grant?: { vimConnectionInfo?: unknown } };
+      assert.deepEqual(seen.grant?.vimConnectionInfo, {
+        'nfvo-vim': { vimType: SIM_VIM_TYPE, interfaceInfo: { endpoint: 'https://vim.example/v3' } },
+      });
+      const text = JSON.stringify(peer.calls('grant-vim'));
+      assert.doesNotMatch(text, /nfvo-vim-password|interface-token-secret|sealed/);
+      const recorded = (await getInstance(lcm.url, instance.id)).vimConnectionInfo ?? {};
+      assert.deepEqual(recorded['nfvo-vim'], {
+        vimType: SIM_VIM_TYPE,
+        interfaceInfo: { endpoint: 'https://vim.example/v3' },
+      });
     });
   });
 

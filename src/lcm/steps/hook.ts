@@ -96,7 +96,17 @@ export async function runHook(run: Run, hook: string, phase: HookPhase): Promise
       request: run.opOcc.operationParams,
       vnfInstance,
       ...(run.grantRequest ? { grantRequest: { ...run.grantRequest } } : {}),
-      ...(run.grant ? { grant: { ...run.grant } } : {}),
+      // The grant's VIM connections without their sealed credentials (hooks get them only by policy, below).
+      ...(run.grant
+        ? {
+            grant: {
+              ...run.grant,
+              ...(run.grant.vimConnectionInfo
+                ? { vimConnectionInfo: withoutSealed(run.grant.vimConnectionInfo) }
+                : {}),
+            },
+          }
+        : {}),
       vnfd: {
         vnfdId: change ? run.target.vnfdId : run.pkg.vnfdId,
         vnfPkgId: change ? run.target.id : run.pkg.id,
