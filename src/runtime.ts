@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/load.ts';
 import { createNfvo, type NfvoSetup } from './grant/create-nfvo.ts';
 import { DeliveryWorker } from './jobs/delivery-worker.ts';
+import { FmWorkers } from './jobs/fm-workers.ts';
 import { OnboardingWorker } from './jobs/onboarding-worker.ts';
 import { OpRunner } from './jobs/op-runner.ts';
 import { PackageSweeper } from './jobs/package-sweep.ts';
@@ -86,6 +87,7 @@ export async function createRuntime(
     const onboarding = runsJobs ? new OnboardingWorker({ config, db, blobs, box, logger }) : undefined;
     nfvo = createNfvo(config, box, { db, blobs, wakeOnboarding: () => onboarding?.wake() });
     const sweeper = runsJobs ? new PackageSweeper({ config, db, blobs, logger }) : undefined;
+    const fm = runsJobs ? new FmWorkers({ config, db, box, vims, logger }) : undefined;
     const lcm = runsJobs
       ? new OpRunner(createEngineDeps({ config, db, box, blobs, logger, vims, nfvo: nfvo.nfvo }))
       : undefined;
@@ -112,7 +114,7 @@ export async function createRuntime(
           : undefined;
         // Stopped in reverse: the LCM operations first (their notifications reach the outbox),
         // then delivery, sweeps and onboarding.
-        for (const worker of [onboarding, sweeper, delivery, lcm]) {
+        for (const worker of [onboarding, sweeper, delivery, lcm, fm]) {
           if (!worker) continue;
           worker.start();
           started.push(worker);

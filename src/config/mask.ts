@@ -20,6 +20,9 @@ function maskNode(schema: TSchema, value: unknown): unknown {
     if (typeof value !== 'string' || value === '') return value;
     return /^[a-z]+:\/\//.test(value) ? maskUrl(value) : value.startsWith('sqlite:') ? value : MASK;
   }
+  if (schema.type === 'array' && schema.items && Array.isArray(value)) {
+    return value.map((item) => maskNode(schema.items as TSchema, item));
+  }
   if (schema.type === 'object' && schema.properties && value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {

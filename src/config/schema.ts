@@ -3,6 +3,7 @@
  * and the documentation of every key. Keys marked `secret` are masked by `bosun config show`.
  */
 import { Type } from '@sinclair/typebox';
+import { FmConfigSchema } from './fm-schema.ts';
 import { NfvoConfigSchema } from './nfvo-schema.ts';
 import { secret } from './secret.ts';
 
@@ -407,6 +408,7 @@ export const ConfigSchema = Type.Object(
       },
     ),
     nfvo: NfvoConfigSchema,
+    fm: FmConfigSchema,
     security: Type.Object(
       {
         encryptionKey: secret(

@@ -15,6 +15,7 @@ import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
 import { registerAlarmAdmin } from './routes/admin/alarms.ts';
 import { registerInfraAdmin } from './routes/admin/infra.ts';
 import { registerAdminSubscriptions } from './routes/admin/subscriptions.ts';
+import { registerAlertWebhooks } from './routes/alert/index.ts';
 import { registerTackerLegacyVims } from './routes/tacker-legacy/vims.ts';
 import { registerVnffm } from './routes/vnffm/index.ts';
 import { registerVnflcm } from './routes/vnflcm/index.ts';
@@ -54,7 +55,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const paging = await PagingMarkers.fromKeys(services.keys);
     context = { ...services, paging, authenticator: auth.authenticator, readiness };
     // The worker role serves only the operations endpoints (health, metrics).
-    const apis = [registerVnfpkgm, registerVnflcm, registerVnffm, registerVnfpm, registerTackerLegacyVims];
+    const apis = [
+      registerVnfpkgm,
+      registerVnflcm,
+      registerVnffm,
+      registerVnfpm,
+      registerTackerLegacyVims,
+      registerAlertWebhooks,
+    ];
     const admin = [registerAdminSubscriptions, registerInfraAdmin, registerAlarmAdmin];
     const registrars =
       role === 'worker' ? [] : [auth.routes, ...apis, ...admin, ...(options.registrars ?? [])];

@@ -139,6 +139,11 @@ export interface StartOptions {
   /** Checked on the instance as held (e.g. If-Match), inside the transaction. */
   precondition?: (instance: VnfInstanceRecord) => void;
   isAutomaticInvocation?: boolean;
+  /**
+   * Runs in the transaction that accepts the operation, after the op occ is inserted: a caller's
+   * own record commits or rolls back with it (auto-heal marks its batch started, exactly once).
+   */
+  within?: (trx: Executor, opOcc: OpOccRecord) => Promise<void>;
 }
 
 /**
@@ -217,6 +222,7 @@ export async function startOperation(
     progress.outputs.accept = facts;
     await svc.store.insertOpOcc(trx, record, { progress, queued: true });
     await notifyOpOcc(trx, svc.store, instance, record);
+    await options.within?.(trx, record);
     return record;
   });
   wakeRunners();

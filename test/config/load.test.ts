@@ -145,6 +145,19 @@ describe('configuration', () => {
     assert.equal(c.security.encryptionKey, KEY, 'masking does not alter the configuration');
   });
 
+  test('secrets inside lists are masked too: the alert receivers', () => {
+    const receivers = [
+      { name: 'am', bearerToken: 'a-bearer-token-of-some-length' },
+      { name: 'basic', username: 'prom', password: 'a-basic-password-long-enough' },
+    ];
+    const c = loadConfig({ env: { BOSUN_FM_ALERT_RECEIVERS: JSON.stringify(receivers) } });
+    assert.deepEqual(maskSecrets(c).fm.alertReceivers, [
+      { name: 'am', bearerToken: '********' },
+      { name: 'basic', username: 'prom', password: '********' },
+    ]);
+    assert.equal(c.fm.alertReceivers[0].bearerToken, receivers[0].bearerToken);
+  });
+
   test('a list of values from the environment: a plain comma list or JSON', () => {
     const allow = (value: string) => loadConfig({ env: { BOSUN_OUTBOUND_ALLOW: value } }).outbound.allow;
     assert.deepEqual(allow('127.0.0.1,::1'), ['127.0.0.1', '::1']);

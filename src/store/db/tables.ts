@@ -381,6 +381,25 @@ export interface AlarmsTable {
   version: number;
 }
 
+/** An auto-heal batch of a VNF instance (migration 0014): vnfc_ids and alarm_ids are JSON arrays. */
+export interface AutoHealsTable {
+  id: string;
+  instance_id: string;
+  project_id: string;
+  instance_major: string;
+  /** 'pending' | 'started' | 'given-up'. */
+  state: string;
+  vnfc_ids: string;
+  alarm_ids: string;
+  whole: boolean | number;
+  due_at: string;
+  attempts: number;
+  op_occ_id: string | null;
+  last_error: string | null;
+  created_at: string;
+  version: number;
+}
+
 export interface Tables {
   server_keys: ServerKeysTable;
   auth_clients: AuthClientsTable;
@@ -406,4 +425,5 @@ export interface Tables {
   sim_faults: SimFaultsTable;
   sim_journal: SimJournalTable;
   alarms: AlarmsTable;
+  auto_heals: AutoHealsTable;
 }

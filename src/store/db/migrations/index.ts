@@ -15,6 +15,7 @@ import * as opOccOrder from './0009-op-occ-order.ts';
 import * as alarms from './0010-alarms.ts';
 import * as nfvoPackages from './0012-nfvo-packages.ts';
 import * as placementAttempts from './0013-placement-attempts.ts';
+import * as autoHeals from './0014-auto-heals.ts';
 import * as vimCheck from './0015-vim-check.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -30,5 +31,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-alarms': alarms,
   '0012-nfvo-packages': nfvoPackages,
   '0013-placement-attempts': placementAttempts,
+  '0014-auto-heals': autoHeals,
   '0015-vim-check': vimCheck,
 };
