@@ -118,7 +118,9 @@ export type OpOccView = {
 
 export async function healsOf(base: string, instanceId: string): Promise<OpOccView[]> {
   const filter = encodeURIComponent(`(eq,vnfInstanceId,${instanceId});(eq,operation,HEAL)`);
-  const res = await http<OpOccView[]>(base, 'GET', `${V2}/vnf_lcm_op_occs?filter=${filter}`, { headers: H });
+  const res = await http<OpOccView[]>(base, 'GET', `${V2}/vnf_lcm_op_occs?all_fields&filter=${filter}`, {
+    headers: H,
+  });
   assert.equal(res.status, 200, res.text);
   return res.body;
 }

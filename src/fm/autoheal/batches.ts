@@ -3,10 +3,12 @@
  * instance's pending batch in the transaction that raises it, so no alarm is lost between being
  * raised and being healed, and a storm of alarms within the window becomes one batch, one heal.
  * The window starts with the batch's first alarm (later alarms do not push it back, so a storm
- * that goes on still gets healed). An instance whose heals failed too often keeps a given-up
- * batch: its alarms join that one and start nothing.
+ * that goes on still gets healed). An alarm about VNFCs a running heal already heals joins that
+ * heal's batch. An instance whose heals failed too often keeps a given-up batch: its alarms join
+ * that one and start nothing.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { AutoHealsTable } from '../../store/db/tables.ts';
 import type { Executor } from '../../store/db/transaction.ts';
 
@@ -137,6 +139,18 @@ export async function joinBatch(
   carried: { attempts?: number; lastError?: string; notBefore?: string } = {},
 ): Promise<HealBatch> {
   for (let race = 0; race < MAX_RACES; race++) {
+    // A heal running for these VNFCs (or the whole VNF) answers this alarm too: a storm that
+    // goes on while it runs must not start another heal of the same VNFCs after it.
+    const running = await batchOf(trx, wish.instanceId, 'started');
+    if (
+      running &&
+      !wish.whole &&
+      (running.whole || wish.vnfcIds.every((id) => running.vnfcIds.includes(id)))
+    ) {
+      const next = { ...running, alarmIds: union(running.alarmIds, [wish.alarmId]) };
+      if (await saveBatch(trx, next, running)) return { ...next, version: running.version + 1 };
+      continue;
+    }
     const current =
       (await batchOf(trx, wish.instanceId, 'given-up')) ?? (await batchOf(trx, wish.instanceId, 'pending'));
     if (current) {
@@ -173,7 +187,10 @@ export async function joinBatch(
     const inserted = await trx
       .insertInto('auto_heals')
       .values(batchToRow(batch))
-      .onConflict((oc) => oc.column('instance_id').where('state', '=', 'pending').doNothing())
+      .onConflict((oc) =>
+        // A literal, as in the partial index's predicate: a bound parameter would not match it.
+        oc.column('instance_id').where('state', '=', sql.lit('pending')).doNothing(),
+      )
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return batch;
   }
