@@ -12,7 +12,7 @@ import type { DriverResult } from '../../vims/contract.ts';
 import { InfraError } from '../../vims/contract.ts';
 import { LeaseLost } from '../errors.ts';
 import { nowIso } from '../model.ts';
-import { fallbackBestEffort, flavourOf, type Run, vnfcZone } from '../steps/run.ts';
+import { fallbackBestEffort, flavourOf, type Run, vnfcsAfter, vnfcZone } from '../steps/run.ts';
 import type { PlacementAttempt, PlacementMove } from './attempts.ts';
 import { placementFailure } from './failure.ts';
 import { reselect, type Vnfc } from './reselect.ts';
@@ -57,11 +57,9 @@ function moved(grant: Grant, moves: readonly PlacementMove[], vimConnectionId: s
 /** The VNFCs of the run: all of them after the operation, and those it places (by the grant). */
 function vnfcsOf(run: Run): { all: Vnfc[]; movable: Vnfc[]; zoneOf: Map<string, string> } {
   const delta = run.progress.outputs.grant?.planned.delta ?? {};
-  const gone = new Set(delta.removeVnfcs ?? []);
-  const current = (run.instance.instantiatedVnfInfo?.vnfcResourceInfo ?? []).filter((v) => !gone.has(v.id));
-  const all: Vnfc[] = [...current, ...(delta.addVnfcs ?? [])].map((v) => ({ id: v.id, vduId: v.vduId }));
+  const { kept, all } = vnfcsAfter(run);
   const zoneOf = new Map<string, string>();
-  for (const v of current) {
+  for (const v of kept) {
     const zone = vnfcZone(v);
     if (zone) zoneOf.set(v.id, zone);
   }
@@ -69,6 +67,9 @@ function vnfcsOf(run: Run): { all: Vnfc[]; movable: Vnfc[]; zoneOf: Map<string, 
   const placed = new Set([...(delta.addVnfcs ?? []).map((v) => v.id), ...(delta.updateVnfcs ?? [])]);
   return { all, movable: all.filter((v) => placed.has(v.id)), zoneOf };
 }
+
+/** Attempts an op occ keeps (each retry of it adds at most one per zone, plus the last). */
+const MAX_KEPT = 100;
 
 const describe = (a: PlacementAttempt) => `${a.zone} (${a.reason})`;
 
@@ -106,7 +107,8 @@ export async function withZoneReselection(
       if (!choice) throw err;
       const record: PlacementAttempt = { at: nowIso(), ...choice };
       thisRun.push(record);
-      const attempts = [...(run.opOcc.placementAttempts ?? []), record];
+      // Bounded: a long life of retries keeps its latest attempts.
+      const attempts = [...(run.opOcc.placementAttempts ?? []), record].slice(-MAX_KEPT);
       const vimConnectionId = run.progress.outputs.grant?.vim.key;
       const grant = choice.next.length ? moved(run.grant, choice.next, vimConnectionId) : run.grant;
       const saved = await run.store.changeOpOcc(

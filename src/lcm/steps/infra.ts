@@ -8,15 +8,15 @@ import { serverGroups } from '../../grant/placement.ts';
 import type { DriverResult, GrantedResources, InfraDriver, OperationContext } from '../../vims/contract.ts';
 import { withZoneReselection } from '../placement/reselection.ts';
 import { defineStep } from '../saga/step.ts';
-import { additionalParams, fallbackBestEffort, flavourOf, type Run, vimZones, vnfdOf } from './run.ts';
-
-/** The VNFCs the instance has once the operation is done: those that stay and those it adds. */
-function vnfcsAfter(run: Run): { id: string; vduId: string }[] {
-  const delta = run.progress.outputs.grant?.planned.delta ?? {};
-  const gone = new Set(delta.removeVnfcs ?? []);
-  const kept = (run.instance.instantiatedVnfInfo?.vnfcResourceInfo ?? []).filter((v) => !gone.has(v.id));
-  return [...kept, ...(delta.addVnfcs ?? [])].map((v) => ({ id: v.id, vduId: v.vduId }));
-}
+import {
+  additionalParams,
+  fallbackBestEffort,
+  flavourOf,
+  type Run,
+  vimZones,
+  vnfcsAfter,
+  vnfdOf,
+} from './run.ts';
 
 function grantedResources(run: Run): GrantedResources {
   const grant = run.grant;
@@ -40,7 +40,7 @@ function grantedResources(run: Run): GrantedResources {
     zoneOf,
     softwareImages,
     computeFlavours,
-    serverGroups: serverGroups(flavourOf(run).placementRules, vnfcsAfter(run), fallbackBestEffort(run)),
+    serverGroups: serverGroups(flavourOf(run).placementRules, vnfcsAfter(run).all, fallbackBestEffort(run)),
   };
 }
 

@@ -95,6 +95,14 @@ export function vnfcZone(v: VnfcResourceInfo): string | undefined {
   return typeof zone === 'string' && zone ? zone : undefined;
 }
 
+/** The VNFCs the instance has once the operation is done: those that stay and those it adds. */
+export function vnfcsAfter(run: Run): { kept: VnfcResourceInfo[]; all: { id: string; vduId: string }[] } {
+  const delta = run.progress.outputs.grant?.planned.delta ?? {};
+  const gone = new Set(delta.removeVnfcs ?? []);
+  const kept = (run.instance.instantiatedVnfInfo?.vnfcResourceInfo ?? []).filter((v) => !gone.has(v.id));
+  return { kept, all: [...kept, ...(delta.addVnfcs ?? [])].map((v) => ({ id: v.id, vduId: v.vduId })) };
+}
+
 /** The instance's VIM connections with those the request adds or removes. */
 export function storedVims(run: Run): Record<string, StoredVimConnection> {
   return mergeVims(run.instance.vimConnectionInfo, run.facts.vimConnectionInfo);
