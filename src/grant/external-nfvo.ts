@@ -2,12 +2,13 @@
  * The external NFVO (SOL003 §9, Granting): `POST {apiRoot}/grant/v1/grants` with the
  * GrantRequest. 201 carries the Grant; 202 means the NFVO decides later: its Location is polled
  * (after Retry-After when given, else every pollIntervalMs, up to grantTimeoutMs) until it answers
- * the Grant. 403 is a refusal (the op occ ends ROLLED_BACK with the NFVO's detail); anything
- * else without a usable Grant is NfvoUnavailable (FAILED_TEMP, to be retried).
+ * the Grant. 403 is a refusal (the op occ ends ROLLED_BACK with the NFVO's detail), and so is a
+ * Grant approving only some of the resources to add; anything else without a usable Grant is
+ * NfvoUnavailable (FAILED_TEMP, to be retried).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SealedBox } from '../security/sealed-box.ts';
-import { InvalidGrant, readGrant } from './grant-schema.ts';
+import { InvalidGrant, PartialGrant, readGrant } from './grant-schema.ts';
 import { type GrantContext, GrantRefused, type Nfvo, NfvoUnavailable } from './nfvo.ts';
 import { type NfvoAnswer, type NfvoClient, problemDetail } from './nfvo-client.ts';
 import type { Grant, GrantRequest } from './types.ts';
@@ -83,6 +84,7 @@ export class ExternalNfvo implements Nfvo {
     } catch (err) {
       if (err instanceof InvalidGrant)
         throw new NfvoUnavailable(502, `NFVO call ${answer.what}: ${err.message}`);
+      if (err instanceof PartialGrant) throw new GrantRefused(`NFVO ${this.#client.apiRoot}: ${err.message}`);
       throw err;
     }
   }

@@ -85,6 +85,14 @@ export class InvalidGrant extends Error {
   override name = 'InvalidGrant';
 }
 
+/**
+ * The Grant approves only some of the resources to add: the operation cannot be done as planned
+ * (Bosun does not add what was not approved), so it is as refused.
+ */
+export class PartialGrant extends Error {
+  override name = 'PartialGrant';
+}
+
 /** Checks the NFVO's answer against the request and returns it as Bosun's Grant (credentials sealed). */
 export function readGrant(body: unknown, request: GrantRequest, box: SealedBox, selfHref: string): Grant {
   if (!Value.Check(NfvoGrantSchema, body)) {
@@ -103,6 +111,14 @@ export function readGrant(body: unknown, request: GrantRequest, box: SealedBox, 
   if (unknown) {
     throw new InvalidGrant(
       `its Grant adds resource ${unknown.resourceDefinitionId}, which was not requested`,
+    );
+  }
+  const approved = new Set((body.addResources ?? []).map((g) => g.resourceDefinitionId));
+  const missing = [...asked].filter((id) => !approved.has(id));
+  if (missing.length) {
+    const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '');
+    throw new PartialGrant(
+      `its Grant ${body.id} approves ${asked.size - missing.length} of the ${asked.size} resources to add (not ${shown})`,
     );
   }
   const zoneIds = new Set((body.zones ?? []).map((z) => z.id));

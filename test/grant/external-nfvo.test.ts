@@ -265,6 +265,17 @@ describe('external NFVO: refusals and failures', () => {
     );
   });
 
+  test('a Grant approving only some of the resources to add is a refusal naming them', async () => {
+    await assert.rejects(
+      grantWith((req) => {
+        const g = grantFor(req.json as Record<string, unknown>);
+        return { status: 201, body: { ...g, addResources: g.addResources.slice(0, 1) } };
+      }),
+      (err: Error) =>
+        err instanceof GrantRefused && /approves 1 of the 2 resources to add \(not c2\)$/.test(err.message),
+    );
+  });
+
   test('an answer larger than maxResponseBytes is not read', async () => {
     await assert.rejects(
       grantWith(
