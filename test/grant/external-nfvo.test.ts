@@ -404,6 +404,39 @@ describe('external NFVO: OAuth 2.0 client credentials', () => {
   });
 });
 
+describe('external NFVO: Basic', () => {
+  let nfvo: FakeNfvo;
+  before(async () => {
+    nfvo = await startFakeNfvo((req) =>
+      req.headers.authorization === `Basic ${Buffer.from('vnfm:pa:ss').toString('base64')}`
+        ? { status: 201, body: grantFor(req.json as Record<string, unknown>) }
+        : { status: 401, body: { status: 401, detail: 'who are you' } },
+    );
+  });
+  after(() => nfvo.close());
+
+  test('the user name and password (from a file) go in Authorization: Basic', async () => {
+    const file = join(tempDir('bosun-nfvo-basic-'), 'password');
+    writeFileSync(file, 'pa:ss\n');
+    const setup = nfvoAt(nfvo.url, { auth: { type: 'basic', userName: 'vnfm', passwordFile: file } });
+    const grant = await setup.nfvo.grant(grantRequest(), context);
+    setup.close();
+    assert.ok(grant.id.startsWith('grant-'));
+  });
+
+  test('credentials the NFVO refuses fail naming the configuration key, not the password', async () => {
+    const setup = nfvoAt(nfvo.url, { auth: { type: 'basic', userName: 'vnfm', password: 'wrong-pass' } });
+    await assert.rejects(
+      setup.nfvo.grant(grantRequest(), context),
+      (err: Error) =>
+        err instanceof NfvoUnavailable &&
+        err.message.includes("refused Bosun's credentials; check nfvo.external.auth: who are you") &&
+        !err.message.includes('wrong-pass'),
+    );
+    setup.close();
+  });
+});
+
 describe('external NFVO: mutual TLS', () => {
   let pki: TlsPki;
   let nfvo: FakeNfvo;
