@@ -21,13 +21,14 @@ const HINTS = {
     'Check the auth URL, that Bosun may reach it (outbound.allow for a private address) and the CA bundle, then try again.',
 } as const;
 
-/** The innermost message of an error chain (fetch failures hide the reason in `cause`). */
+/** The messages of an error and its causes (fetch failures hide the reason in `cause`). */
 function reasonOf(error: unknown): string {
   const parts: string[] = [];
   let e: unknown = error;
   for (let depth = 0; e instanceof Error && depth < 4; depth++) {
-    if (!parts.some((p) => p.includes(e instanceof Error ? e.message : ''))) parts.push(e.message);
-    e = (e as { cause?: unknown }).cause;
+    const { message } = e;
+    if (message && !parts.some((p) => p.includes(message))) parts.push(message);
+    e = e.cause;
   }
   return parts.join(': ') || String(error);
 }
