@@ -1,17 +1,19 @@
 /**
  * LCM operations granted by an external NFVO (nfvo.mode external), over real HTTP on SQLite and
  * PostgreSQL against an NFVO server on loopback: the grant's zone and flavour reach the simulated
- * VIM's servers and its image (of a VDU's volume) is the one the VIM is asked for; a 403 ends the op occ ROLLED_BACK
- * with the NFVO's detail; an NFVO failing with 503 leaves it FAILED_TEMP naming the NFVO, and a
- * retry once the NFVO answers completes it. An instance of a vnfdId the project lacks fetches the
- * NFVO's package (once: a second instance uses it), content not matching the NFVO's checksum is
- * refused.
+ * VIM's servers, its image (of a VDU's volume) is the one the VIM is asked for and a VIM it names
+ * becomes the instance's; a grant decided later (202) is polled until it comes, one never decided
+ * leaves the op occ FAILED_TEMP; a 403 ends it ROLLED_BACK with the NFVO's detail; an NFVO failing
+ * with 503 leaves it FAILED_TEMP naming the NFVO, and a retry once the NFVO answers completes it.
+ * Hooks see the grant without its VIM's credentials. An instance of a vnfdId the project lacks
+ * fetches the NFVO's package (once: a second instance uses it); content not matching the NFVO's
+ * checksum is refused.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { deepMerge } from '../../src/config/load.ts';
 import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
-import { type Answer, grantFor, packageAnswer, startFakeNfvo } from '../grant/fake-nfvo.ts';
+import { type Answer, grantFor, type NfvoRequest, packageAnswer, startFakeNfvo } from '../grant/fake-nfvo.ts';
 import { type HookPeer, hookPackage, startHookPeer } from '../http/vnflcm/hook-package.ts';
 import { LCM_TEST_CONFIG, lcmServer, SIM } from '../http/vnflcm/lcm-server.ts';
 import {
@@ -29,7 +31,7 @@ import { http } from '../support/http.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { MAIN_SAMPLE, sampleVnfd } from '../vims/plans.ts';
 
-type Decide = (request: Record<string, unknown>) => Answer;
+type Decide = (request: Record<string, unknown>, req: NfvoRequest) => Answer;
 
 const granting: Decide = (request) => ({
   status: 201,
@@ -40,7 +42,7 @@ let decide: Decide = granting;
 /** The package the NFVO serves, if any. */
 let served: Parameters<typeof packageAnswer>[1] | undefined;
 const nfvo = await startFakeNfvo(
-  (req) => (served && packageAnswer(req, served)) || decide(req.json as Record<string, unknown>),
+  (req) => (served && packageAnswer(req, served)) || decide(req.json as Record<string, unknown>, req),
 );
 after(() => nfvo.close());
 const contentFetches = () => nfvo.calls().filter((c) => c.path.endsWith('/package_content')).length;
@@ -53,7 +55,8 @@ const EXTERNAL = {
 
 for (const dialect of DIALECTS) {
   describe(`LCM granted by an external NFVO (${dialect})`, () => {
-    const lcm = lcmServer(dialect, EXTERNAL);
+    // Grants that are never decided give up after 1.5 s here.
+    const lcm = lcmServer(dialect, deepMerge(EXTERNAL, { nfvo: { external: { grantTimeoutMs: 1500 } } }));
 
     test("instantiate asks the NFVO and places the VNFCs in the grant's zone with its flavour", async () => {
       decide = granting;
@@ -122,6 +125,46 @@ for (const dialect of DIALECTS) {
       const recorded = (await getInstance(lcm.url, instance.id)).vimConnectionInfo ?? {};
       assert.deepEqual(Object.keys(recorded), ['nfvo-vim']);
       assert.equal(recorded['nfvo-vim'].vimId, vim.body.id);
+    });
+
+    test('a grant decided later (202) is polled at its Location and the operation completes', async () => {
+      decide = (body, req) => {
+        if (req.method === 'POST') {
+          return {
+            status: 202,
+            headers: { location: `/grant/v1/grants/async-${body.vnfLcmOpOccId}`, 'retry-after': '0' },
+          };
+        }
+        const posted = nfvo
+          .calls()
+          .filter((c) => c.method === 'POST')
+          .at(-1);
+        return { status: 200, body: grantFor(posted?.json as Record<string, unknown>, { zone: 'zone-a' }) };
+      };
+      const instance = await createInstance(lcm.url, lcm.vnfdId);
+      const op = await runTask(lcm.url, instance.id, 'instantiate', INSTANTIATE);
+      assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
+      assert.ok(nfvo.calls().some((c) => c.method === 'GET' && c.path === `/grant/v1/grants/async-${op.id}`));
+      const vnfcs = (await getInstance(lcm.url, instance.id)).instantiatedVnfInfo?.vnfcResourceInfo ?? [];
+      assert.ok(vnfcs.length > 0 && vnfcs.every((v) => v.zoneId === 'zone-a'));
+    });
+
+    test('a grant never decided leaves the operation FAILED_TEMP after grantTimeoutMs, naming the NFVO', async () => {
+      decide = (_body, req): Answer =>
+        req.method === 'POST'
+          ? { status: 202, headers: { location: '/grant/v1/grants/undecided' } }
+          : { status: 202, headers: { 'retry-after': '0' } };
+      const instance = await createInstance(lcm.url, lcm.vnfdId);
+      const op = await runTask(lcm.url, instance.id, 'instantiate', INSTANTIATE);
+      assert.equal(op.operationState, 'FAILED_TEMP');
+      assert.equal(op.error?.status, 504);
+      assert.equal(
+        op.error?.detail,
+        `NFVO ${nfvo.url} did not decide the grant within 1500 ms (nfvo.external.grantTimeoutMs): /grant/v1/grants/undecided still answers 202`,
+      );
+      decide = granting;
+      const res = await http(lcm.url, 'POST', `${V2}/vnf_lcm_op_occs/${op.id}/fail`, { headers: H });
+      assert.equal(res.status, 200, res.text);
     });
 
     test("a refusal (403) ends the operation ROLLED_BACK with the NFVO's detail", async () => {
