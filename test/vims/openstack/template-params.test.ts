@@ -252,6 +252,21 @@ describe('BaseHOT of a Tacker sample with StandardUserData (one nested stack per
     assert.equal(resources[vdu1 as string].properties.net2, 'net-managed');
   });
 
+  test('a generated VNFC on an externally managed VL no longer waits for the subnet the NFVO replaced', async () => {
+    const flavour = flavourOf(await sampleVnfd(STANDARD));
+    const managed = [{ id: 'm1', vnfVirtualLinkDescId: 'internalVL1', resourceId: 'net-managed' }];
+    const source = generateHot(flavour, {
+      extVirtualLinks: [],
+      extManagedVirtualLinks: managed,
+      serverGroups: [],
+    });
+    const a = vnfc(flavour, 'VDU1', { flavour: 'm1.tiny', images: { VDU1: 'img' } });
+    const built = buildStack(design(flavour, source, { vnfcs: [a], extManagedVirtualLinks: managed }));
+    const res = resourcesOf(built)[`VDU1-${a.id}`];
+    assert.deepEqual(res.depends_on, ['internalVL2_subnet']);
+    assert.equal(res.properties['VDU1_CP2-network'], 'net-managed');
+  });
+
   test('a VDU with no flavour anywhere is refused naming the VDU and the template', async () => {
     const { flavour, source } = await sampleBaseHot(STANDARD);
     const bare: Flavour = {
@@ -396,6 +411,8 @@ describe('a template generated from the VNFD', () => {
     const top = source.template.resources as Tree;
     assert.equal(top.internalVL1.type, 'OS::Neutron::Net');
     assert.equal(top.internalVL1_subnet.properties.cidr, '192.168.3.0/24', "the VNFD's l3_protocol_data");
+    // Ports take addresses from the subnets: a VNFC is made after them and removed before them.
+    assert.deepEqual(top.VDU1.depends_on, ['internalVL1_subnet', 'internalVL2_subnet']);
     assert.deepEqual(top.policy_antiaffinity_group, {
       type: 'OS::Nova::ServerGroup',
       properties: { policies: ['anti-affinity'] },

@@ -1,7 +1,8 @@
 /**
  * Internal VLs the NFVO manages (extManagedVirtualLinks) are not created by the stack: as
  * Tacker does, the VL's own resources (its OS::Neutron::Net and the subnets on it) leave the top
- * template and every `get_resource: <VL>` becomes the network the NFVO gave.
+ * template, with the dependencies on them, and every `get_resource: <VL>` becomes the network
+ * the NFVO gave.
  */
 import { isMapping } from './hot-yaml.ts';
 
@@ -37,5 +38,15 @@ export function applyExtManagedVls(
   const kept = Object.entries(template.resources).filter(
     ([name, res]) => !networks.has(name) && ![...networks.keys()].some((vl) => isOn(res, vl)),
   );
-  return { ...template, resources: replace(Object.fromEntries(kept), networks) };
+  const names = new Set(kept.map(([name]) => name));
+  // A dependency on a removed resource (a VDU on the VL's subnet) goes with it.
+  const resources = kept.map(([name, res]): [string, unknown] => {
+    if (!isMapping(res) || res.depends_on === undefined) return [name, res];
+    const on = (Array.isArray(res.depends_on) ? res.depends_on : [res.depends_on]).filter((d) =>
+      names.has(String(d)),
+    );
+    const { depends_on: _dropped, ...rest } = res;
+    return [name, on.length ? { ...rest, depends_on: on } : rest];
+  });
+  return { ...template, resources: replace(Object.fromEntries(resources), networks) };
 }

@@ -35,6 +35,8 @@ export interface GenerateOptions {
 const hasImage = (node: { swImage?: string; swImageName?: string }) =>
   node.swImage !== undefined || node.swImageName !== undefined;
 
+const subnetOf = (vl: string) => `${vl}_subnet`;
+
 const nfv = (section: string, key: string, leaf: string) => ({ get_param: ['nfv', section, key, leaf] });
 
 /** The VL's first L3 protocol data (cidr, ip_version), when the VNFD gives one. */
@@ -58,7 +60,7 @@ function networks(flavour: Flavour): Record<string, unknown> {
   flavour.virtualLinks.forEach((vl, i) => {
     const l3 = l3Of(vl);
     out[vl.id] = { type: 'OS::Neutron::Net' };
-    out[`${vl.id}_subnet`] = {
+    out[subnetOf(vl.id)] = {
       type: 'OS::Neutron::Subnet',
       properties: {
         network: { get_resource: vl.id },
@@ -202,7 +204,11 @@ function vduResource(
     if (net.kind === 'external') properties[`${cp}-fixed_ips`] = nfv('CP', cp, 'fixed_ips');
   }
   if (group) properties.server_group = { get_resource: group };
-  return { type: `${vdu.id}.yaml`, properties };
+  // Its ports get their addresses from the subnets: created after them and deleted before them.
+  const subnets = [
+    ...new Set([...cps.values()].flatMap((n) => (n.kind === 'internal' ? [subnetOf(n.vl)] : []))),
+  ];
+  return { type: `${vdu.id}.yaml`, properties, ...(subnets.length ? { depends_on: subnets } : {}) };
 }
 
 export function generateHot(flavour: Flavour, options: GenerateOptions): HotSource {
