@@ -10,6 +10,7 @@
  * changes of the fault), escalation does.
  */
 import { randomUUID } from 'node:crypto';
+import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
 import { ApiError, conflict, notFound, unprocessable } from '../sol/problem.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
@@ -22,9 +23,9 @@ import {
   type RaiseAlarmInput,
   type RaisedSeverity,
 } from './model.ts';
-import { notifyAlarm, notifyCleared } from './notify.ts';
+import { clearedNotice, notifyAlarm, raisedNotice, sendNotices } from './notify.ts';
 import { alarmFromRow, alarmToRow, findAlarm, findOpenAlarm, saveAlarm } from './store.ts';
-import { type AlarmSubject, findAlarmSubject } from './subject.ts';
+import { type AlarmSubject, findAlarmSubject, subjectFacts } from './subject.ts';
 
 /** What raising one input did: a new alarm, a change of the open one, nothing new, or refused. */
 export type RaiseOutcome =
@@ -49,32 +50,6 @@ export function raiseAlarms(db: Database, inputs: readonly unknown[]): Promise<R
   return inTransaction(db, (trx) => raiseAlarmsIn(trx, inputs));
 }
 
-/** raiseAlarms in the caller's transaction (to commit alarms with other changes). */
-export async function raiseAlarmsIn(
-  trx: Executor,
-  inputs: readonly unknown[],
-  options: ChangeOptions = {},
-): Promise<RaiseOutcome[]> {
-  const subjects = new Map<string, AlarmSubject | undefined>();
-  const outcomes: RaiseOutcome[] = [];
-  for (const input of inputs) {
-    try {
-      checkRaiseAlarmInput(input);
-      const id = input.managedObjectId;
-      if (!subjects.has(id)) subjects.set(id, await findAlarmSubject(trx, id));
-      const subject = subjects.get(id);
-      if (!subject || (options.project !== undefined && subject.projectId !== options.project)) {
-        throw unprocessable(`VNF instance ${id} does not exist: no alarm can be raised for it.`);
-      }
-      outcomes.push({ ok: true, ...(await raiseOne(trx, subject, input, options)) });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      outcomes.push({ ok: false, problem: error.message });
-    }
-  }
-  return outcomes;
-}
-
 /** Raises one alarm; throws 422 (naming the problem) when the input is refused. */
 export async function raiseAlarm(
   db: Database,
@@ -83,6 +58,167 @@ export async function raiseAlarm(
   const [outcome] = await raiseAlarms(db, [input]);
   if (!outcome.ok) throw unprocessable(outcome.problem);
   return outcome;
+}
+
+type Change = 'raised' | 'updated' | 'unchanged';
+
+/** An accepted input and the instance it is about. */
+interface Planned {
+  index: number;
+  subject: AlarmSubject;
+  input: RaiseAlarmInput;
+}
+
+const openKey = (project: string, fingerprint: string) => `${project}\n${fingerprint}`;
+
+// Fingerprints of one query (with the batch's projects): well under both databases' parameter limits.
+const KEYS_PER_QUERY = 500;
+
+/**
+ * raiseAlarms in the caller's transaction (to commit alarms with other changes). A batch reads the
+ * open alarms of its fingerprints at once, inserts its new alarms together and writes every
+ * notification in one go; an input that loses a race with another writer is done on its own.
+ */
+export async function raiseAlarmsIn(
+  trx: Executor,
+  inputs: readonly unknown[],
+  options: ChangeOptions = {},
+): Promise<RaiseOutcome[]> {
+  const outcomes: RaiseOutcome[] = new Array(inputs.length);
+  const planned = await accept(trx, inputs, options, outcomes);
+  const open = await openAlarms(trx, planned);
+  // A fingerprint new to the database is inserted once, carrying the last statement of the batch.
+  const inserts = new Map<string, { record: AlarmRecord; by: Planned[]; changes: Change[] }>();
+  const updates = new Map<string, { record: AlarmRecord; expected: number; by: Planned[] }>();
+  for (const plan of planned) {
+    const key = openKey(plan.subject.projectId, plan.input.fingerprint);
+    const current = open.get(key);
+    const pending = inserts.get(key);
+    if (!current) {
+      const record = newAlarm(plan.subject, plan.input);
+      open.set(key, record);
+      inserts.set(key, { record, by: [plan], changes: ['raised'] });
+      continue;
+    }
+    const statement = said(plan.input, current);
+    const same = sameStatement(current, statement);
+    if (pending) {
+      pending.record = { ...current, ...statement };
+      open.set(key, pending.record);
+      pending.by.push(plan);
+      pending.changes.push(same ? 'unchanged' : 'updated');
+      continue;
+    }
+    if (same) {
+      outcomes[plan.index] = { ok: true, change: 'unchanged', alarm: current };
+      continue;
+    }
+    const record: AlarmRecord = { ...current, ...statement, alarmChangedTime: nowIso() };
+    open.set(key, record);
+    const update = updates.get(key);
+    updates.set(key, {
+      record,
+      expected: update?.expected ?? current.version,
+      by: [...(update?.by ?? []), plan],
+    });
+  }
+  const notices = [];
+  const retry: Planned[] = [];
+  const inserted = await insertNew(
+    trx,
+    [...inserts.values()].map((i) => i.record),
+  );
+  for (const { record, by, changes } of inserts.values()) {
+    if (!inserted.has(record.id)) {
+      retry.push(...by);
+      continue;
+    }
+    by.forEach((plan, n) => {
+      outcomes[plan.index] = { ok: true, change: changes[n], alarm: record };
+    });
+    notices.push(raisedNotice(record, by[0].subject.facts));
+  }
+  for (const { record, expected, by } of updates.values()) {
+    // Every change of the batch is one change of the stored version: a single compare-and-set.
+    const saved = { ...record, version: expected + 1 };
+    if (!(await saveAlarm(trx, saved, expected))) {
+      retry.push(...by);
+      continue;
+    }
+    for (const plan of by) outcomes[plan.index] = { ok: true, change: 'updated', alarm: saved };
+    notices.push(raisedNotice(saved, by[0].subject.facts));
+  }
+  if (options.notify !== false) await sendNotices(trx, notices);
+  for (const plan of retry.sort((a, b) => a.index - b.index)) {
+    outcomes[plan.index] = { ok: true, ...(await raiseOne(trx, plan.subject, plan.input, options)) };
+  }
+  return outcomes;
+}
+
+/** Checks each input and finds its instance (once per instance); refused ones get their outcome. */
+async function accept(
+  trx: Executor,
+  inputs: readonly unknown[],
+  options: ChangeOptions,
+  outcomes: RaiseOutcome[],
+): Promise<Planned[]> {
+  const subjects = new Map<string, AlarmSubject | undefined>();
+  const planned: Planned[] = [];
+  for (const [index, input] of inputs.entries()) {
+    try {
+      checkRaiseAlarmInput(input);
+      const id = input.managedObjectId;
+      if (!subjects.has(id)) subjects.set(id, await findAlarmSubject(trx, id));
+      const subject = subjects.get(id);
+      if (!subject || (options.project !== undefined && subject.projectId !== options.project)) {
+        throw unprocessable(`VNF instance ${id} does not exist: no alarm can be raised for it.`);
+      }
+      planned.push({ index, subject, input });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      outcomes[index] = { ok: false, problem: error.message };
+    }
+  }
+  return planned;
+}
+
+/** The open alarms of the planned fingerprints, by project and fingerprint. */
+async function openAlarms(trx: Executor, planned: readonly Planned[]): Promise<Map<string, AlarmRecord>> {
+  const open = new Map<string, AlarmRecord>();
+  const fingerprints = [...new Set(planned.map((p) => p.input.fingerprint))];
+  // The project too: the open-fingerprint index leads with it.
+  const projects = [...new Set(planned.map((p) => p.subject.projectId))];
+  for (let i = 0; i < fingerprints.length; i += KEYS_PER_QUERY) {
+    const rows = await trx
+      .selectFrom('alarms')
+      .selectAll()
+      .where('alarm_cleared_time', 'is', null)
+      .where('project_id', 'in', projects)
+      .where('fingerprint', 'in', fingerprints.slice(i, i + KEYS_PER_QUERY))
+      .execute();
+    for (const row of rows) open.set(openKey(row.project_id, row.fingerprint), alarmFromRow(row));
+  }
+  return open;
+}
+
+// Rows of one INSERT: 24 values each, under SQLite's 32,766 parameters.
+const ROWS_PER_INSERT = 500;
+
+/** Inserts new alarms; the ids inserted (another writer's open alarm of a fingerprint wins). */
+async function insertNew(trx: Executor, records: readonly AlarmRecord[]): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (let i = 0; i < records.length; i += ROWS_PER_INSERT) {
+    const rows = await trx
+      .insertInto('alarms')
+      .values(records.slice(i, i + ROWS_PER_INSERT).map(alarmToRow))
+      .onConflict((oc) =>
+        oc.columns(['project_id', 'fingerprint']).where('alarm_cleared_time', 'is', null).doNothing(),
+      )
+      .returning('id')
+      .execute();
+    for (const row of rows) inserted.add(row.id);
+  }
+  return inserted;
 }
 
 function newAlarm(subject: AlarmSubject, input: RaiseAlarmInput): AlarmRecord {
@@ -120,26 +256,21 @@ const sameStatement = (current: AlarmRecord, next: ReturnType<typeof said>) =>
     (key) => JSON.stringify(current[key]) === JSON.stringify(next[key]),
   );
 
+/** One input on its own, re-reading what other writers did (the batch's slow path). */
 async function raiseOne(
   trx: Executor,
   subject: AlarmSubject,
   input: RaiseAlarmInput,
   options: ChangeOptions,
 ): Promise<{ change: 'raised' | 'updated' | 'unchanged'; alarm: AlarmRecord }> {
+  const notify = (alarm: AlarmRecord) =>
+    options.notify === false ? undefined : sendNotices(trx, [raisedNotice(alarm, subject.facts)]);
   for (let race = 0; race < MAX_RACES; race++) {
     const current = await findOpenAlarm(trx, subject.projectId, input.fingerprint);
     if (!current) {
       const alarm = newAlarm(subject, input);
-      const inserted = await trx
-        .insertInto('alarms')
-        .values(alarmToRow(alarm))
-        .onConflict((oc) =>
-          oc.columns(['project_id', 'fingerprint']).where('alarm_cleared_time', 'is', null).doNothing(),
-        )
-        .executeTakeFirst();
-      // Another writer opened it meanwhile: refresh that one instead.
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) continue;
-      if (options.notify !== false) await notifyAlarm(trx, alarm, subject.facts);
+      if (!(await insertNew(trx, [alarm])).has(alarm.id)) continue;
+      await notify(alarm);
       return { change: 'raised', alarm };
     }
     const statement = said(input, current);
@@ -151,7 +282,7 @@ async function raiseOne(
       version: current.version + 1,
     };
     if (!(await saveAlarm(trx, alarm, current.version))) continue;
-    if (options.notify !== false) await notifyAlarm(trx, alarm, subject.facts);
+    await notify(alarm);
     return { change: 'updated', alarm };
   }
   throw conflict(`Alarm ${input.fingerprint} is being changed by others; raise it again.`);
@@ -173,13 +304,15 @@ export async function clearAlarm(db: Database, selector: ClearSelector): Promise
   return (await clearAlarms(db, [selector]))[0];
 }
 
-/** clearAlarms in the caller's transaction. */
+/** clearAlarms in the caller's transaction; the notifications are written together. */
 export async function clearAlarmsIn(
   trx: Executor,
   selectors: readonly ClearSelector[],
   options: ChangeOptions = {},
 ): Promise<AlarmRecord[]> {
   const cleared: AlarmRecord[] = [];
+  const facts = new Map<string, VnfInstanceFacts>();
+  const notices = [];
   for (const selector of selectors) {
     const current = await findOpenBySelector(trx, selector);
     if (!current) continue;
@@ -193,9 +326,16 @@ export async function clearAlarmsIn(
     };
     // Cleared by someone else meanwhile: nothing left to do.
     if (!(await saveAlarm(trx, alarm, current.version))) continue;
-    if (options.notify !== false) await notifyCleared(trx, alarm);
     cleared.push(alarm);
+    if (options.notify === false) continue;
+    let instance = facts.get(alarm.managedObjectId);
+    if (!instance) {
+      instance = await subjectFacts(trx, alarm.managedObjectId);
+      facts.set(alarm.managedObjectId, instance);
+    }
+    notices.push(clearedNotice(alarm, instance));
   }
+  await sendNotices(trx, notices);
   return cleared;
 }
 

@@ -33,42 +33,75 @@ export interface EnqueueRequest {
   notification: PendingNotification;
 }
 
-/** Inserts one outbox row per matching subscription, in `trx`; returns how many. */
-export async function enqueueNotification(trx: Executor, request: EnqueueRequest): Promise<number> {
+interface Subscriber {
+  target: SubscriptionTarget;
+  filter: unknown;
+}
+
+/** The subscriptions a request may reach, in id order (their filters parsed once). */
+async function subscribers(trx: Executor, request: EnqueueRequest): Promise<Subscriber[]> {
+  if (request.majors?.length === 0) return [];
   let query = trx
     .selectFrom('subscriptions')
     .select(['id', 'major', 'filter', 'verbosity'])
     .where('api', '=', request.api)
     .where('project_id', '=', request.project);
-  if (request.majors) {
-    if (request.majors.length === 0) return 0;
-    query = query.where('major', 'in', request.majors);
-  }
-  const subscriptions = (await query.orderBy('id').execute()).map((s) => ({
+  if (request.majors) query = query.where('major', 'in', request.majors);
+  return (await query.orderBy('id').execute()).map((s) => ({
     target: { id: s.id, major: s.major, ...(s.verbosity ? { verbosity: s.verbosity } : {}) },
-    filter: s.filter,
+    filter: JSON.parse(s.filter),
   }));
+}
+
+// Rows of one INSERT: 10 values each, well under SQLite's and PostgreSQL's parameter limits.
+const ROWS_PER_INSERT = 500;
+
+/** Inserts one outbox row per matching subscription, in `trx`; returns how many. */
+export function enqueueNotification(trx: Executor, request: EnqueueRequest): Promise<number> {
+  return enqueueNotifications(trx, [request]);
+}
+
+/**
+ * enqueueNotification for many notifications (a batch of alarms): each project's subscriptions
+ * are read once and the rows inserted together, in the order of the requests.
+ */
+export async function enqueueNotifications(
+  trx: Executor,
+  requests: readonly EnqueueRequest[],
+): Promise<number> {
+  const known = new Map<string, Subscriber[]>();
   const now = new Date().toISOString();
-  const rows = subscriptions
-    .filter((s) => request.notification.matches(JSON.parse(s.filter)))
-    .map(({ target: s }) => {
-      const payload = request.notification.build(s);
-      return {
-        subscription_id: s.id,
+  const rows = [];
+  for (const request of requests) {
+    const key = JSON.stringify([request.project, request.api, request.majors ?? null]);
+    let found = known.get(key);
+    if (!found) {
+      found = await subscribers(trx, request);
+      known.set(key, found);
+    }
+    for (const { target, filter } of found) {
+      if (!request.notification.matches(filter)) continue;
+      const payload = request.notification.build(target);
+      rows.push({
+        subscription_id: target.id,
         notification_id: payload.id,
         api: request.api,
-        major: s.major,
+        major: target.major,
         notification_type: payload.notificationType,
         payload: JSON.stringify(payload),
         created_at: now,
         next_attempt_at: now,
         last_error: null,
-      };
-    });
-  if (rows.length) {
-    await trx.insertInto('notification_outbox').values(rows).execute();
-    // The delivery workers of this process look at once (and again once the transaction is likely committed).
-    wakeDelivery();
+      });
+    }
   }
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await trx
+      .insertInto('notification_outbox')
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+  }
+  // The delivery workers of this process look at once (and again once the transaction is likely committed).
+  if (rows.length) wakeDelivery();
   return rows.length;
 }

@@ -161,6 +161,54 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    test('one fingerprint repeated in a batch opens one alarm with its last statement and one notification', async () => {
+      const outcomes = await raiseAlarms(db, [
+        serverDown(instance, { fingerprint: 'twice' }),
+        serverDown(instance, { fingerprint: 'twice' }),
+        serverDown(instance, { fingerprint: 'twice', perceivedSeverity: 'MAJOR' }),
+      ]);
+      assert.deepEqual(
+        outcomes.map((o) => o.ok && o.change),
+        ['raised', 'unchanged', 'updated'],
+      );
+      const ids = new Set(outcomes.map((o) => o.ok && o.alarm.id));
+      assert.equal(ids.size, 1);
+      const rows = await newRows();
+      assert.deepEqual(who(rows), ['all', 'byInstance', 'byVnfd']);
+      assert.equal((rows[0].payload.alarm as { perceivedSeverity: string }).perceivedSeverity, 'MAJOR');
+
+      const again = await raiseAlarms(db, [
+        serverDown(instance, { fingerprint: 'twice', perceivedSeverity: 'MINOR' }),
+        serverDown(instance, { fingerprint: 'twice', perceivedSeverity: 'CRITICAL' }),
+      ]);
+      assert.deepEqual(
+        again.map((o) => o.ok && [o.change, o.alarm.version, o.alarm.perceivedSeverity]),
+        [
+          ['updated', 2, 'CRITICAL'],
+          ['updated', 2, 'CRITICAL'],
+        ],
+      );
+      const stored = await findAlarm(db.kysely, [...ids][0] as string);
+      assert.equal(stored?.perceivedSeverity, 'CRITICAL');
+      assert.equal(stored?.version, 2);
+      assert.equal((await newRows()).length, 3, 'one AlarmNotification per subscriber for the batch');
+    });
+
+    test('a batch of 1,200 new alarms commits them all with their notifications', async () => {
+      const outcomes = await raiseAlarms(
+        db,
+        Array.from({ length: 1200 }, (_, i) => serverDown(instance, { fingerprint: `bulk-${i}` })),
+      );
+      assert.ok(outcomes.every((o) => o.ok && o.change === 'raised'));
+      const rows = await newRows();
+      assert.equal(rows.length, 1200 * 3);
+      assert.deepEqual(
+        rows.slice(0, 3).map((r) => (r.payload.alarm as { id: string }).id),
+        outcomes.slice(0, 1).flatMap((o) => (o.ok ? [o.alarm.id, o.alarm.id, o.alarm.id] : [])),
+        'in the order of the inputs',
+      );
+    });
+
     test('alarms raised in a transaction that fails leave no alarm and no notification', async () => {
       await assert.rejects(
         inTransaction(db, async (trx) => {

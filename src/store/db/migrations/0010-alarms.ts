@@ -52,7 +52,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['project_id', 'alarm_raised_time', 'id'])
     .execute();
   await db.schema.createIndex('alarms_newest').on('alarms').columns(['alarm_raised_time', 'id']).execute();
-  await db.schema.createIndex('alarms_instance').on('alarms').columns(['managed_object_id']).execute();
+  // An instance's alarms, newest first; and the open alarm of a source's fingerprint on it.
+  await db.schema
+    .createIndex('alarms_instance_newest')
+    .on('alarms')
+    .columns(['managed_object_id', 'alarm_raised_time', 'id'])
+    .execute();
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
