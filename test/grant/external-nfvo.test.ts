@@ -3,7 +3,8 @@
  * one decided later (202, its Location polled after Retry-After), a refusal (403 with the NFVO's
  * detail), a silent NFVO and a grant never decided (timeouts naming the NFVO and the call), 5xx,
  * answers that are not a usable Grant, OAuth 2.0 client credentials (a token fetched once, fetched
- * again once when the NFVO refuses it) and mutual TLS with certificates made for the test; and the
+ * again once when the NFVO refuses it), Basic, and mutual TLS with certificates made for the test (also
+ * for the token, RFC 8705); package downloads with the same credentials, bounded; and the
  * configuration that cannot work, refused at start.
  */
 import assert from 'node:assert/strict';
@@ -476,6 +477,32 @@ describe('external NFVO: mutual TLS', () => {
     setup.close();
     assert.ok(grant.id.startsWith('grant-'));
     assert.equal(nfvo.calls().at(-1)?.clientCn, 'bosun-client');
+  });
+
+  test('OAuth 2.0 with the client certificate (RFC 8705): the token is asked over mutual TLS with client_id', async () => {
+    const setup = nfvoAt(nfvo.url, {
+      caFile: files.ca,
+      auth: {
+        type: 'oauth2',
+        tokenEndpoint: `${nfvo.url}/token`,
+        clientId: 'bosun-vnfm',
+        certFile: files.cert,
+        keyFile: files.key,
+      },
+    });
+    await setup.nfvo.grant(grantRequest(), context);
+    setup.close();
+    const [token, call] = nfvo.requests.slice(-2);
+    assert.equal(token.path, '/token');
+    assert.equal(token.headers.authorization, undefined);
+    assert.deepEqual(Object.fromEntries(new URLSearchParams(token.body)), {
+      grant_type: 'client_credentials',
+      client_id: 'bosun-vnfm',
+    });
+    assert.equal(token.clientCn, 'bosun-client');
+    assert.equal(call.path, '/grant/v1/grants');
+    assert.equal(call.headers.authorization, `Bearer ${nfvo.tokens.at(-1)}`);
+    assert.equal(call.clientCn, 'bosun-client');
   });
 
   test('a certificate the NFVO does not trust, or an NFVO not in the CA bundle, fails', async () => {
