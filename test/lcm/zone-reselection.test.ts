@@ -8,6 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { Ajv } from 'ajv';
+import { VnfLcmOpOccSchema } from '../../src/http/routes/vnflcm/v2/representations.ts';
 import type { PlacementAttempt } from '../../src/lcm/placement/attempts.ts';
 import { lcmServer, SIM, simFault } from '../http/vnflcm/lcm-server.ts';
 import {
@@ -23,6 +25,10 @@ import {
 import { sampleVariant } from '../http/vnflcm/sample-package.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { http } from '../support/http.ts';
+
+const opOccValid = new Ajv({ strict: false, validateFormats: false, allErrors: true }).compile(
+  VnfLcmOpOccSchema,
+);
 
 const MAIN_VNFD_ID = 'f1f6002c-6e73-5d15-aa56-7f33b3e1df21';
 const DF = 'Definitions/v2_sample3_df_simple.yaml';
@@ -179,7 +185,9 @@ for (const dialect of DIALECTS) {
           /^No availability zone had room for VDU\d \(.+\): tried zone-[ab] \(No valid host was found.*\), zone-[ab] \(No valid host was found.*\); no zone left: every zone of the VIM \(zone-a, zone-b\) failed\. Make room/,
         );
         assert.ok(error.detail.includes('zone-a (') && error.detail.includes('zone-b ('), error.detail);
-        // The attempts are served in the error (a ProblemDetails extension member).
+        // The attempts are served in the error (a ProblemDetails extension member): the op occ
+        // stays a valid SOL003 VnfLcmOpOcc.
+        assert.ok(opOccValid(op), JSON.stringify(opOccValid.errors));
         assert.deepEqual(
           error.placementAttempts?.map((a) => [a.next.length, Boolean(a.stopped)]),
           [
