@@ -23,7 +23,6 @@ export const CATEGORIES = [
   'suite-broken',
   'suite-timing',
   'harness-limit',
-  'not-built:fm-alarms',
   'protocol-fix-pending',
 ] as const;
 

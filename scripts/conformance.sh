@@ -47,9 +47,11 @@ bash "$kit/setup.sh" --check >/dev/null 2>&1 || bash "$kit/setup.sh"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
 port=$(free_port)
 mock_port=$(free_port)
-# The kit's mock server (the subscriber of the notification tests) listens on loopback.
+# The kit's mock server (the subscriber of the notification tests) listens on loopback. The
+# driver health check runs every second: the FM hooks' crashed servers become alarms at once.
 export BOSUN_DATABASE_URL="sqlite:$work/bosun.db" BOSUN_BLOBS_DIR="$work/blobs" BOSUN_BLOBS_CACHE_DIR="$work/cache" \
-  BOSUN_SECURITY_KEY_FILE="$work/secret.key" BOSUN_OUTBOUND_ALLOW='["127.0.0.0/8","localhost"]' BOSUN_LOG_LEVEL=warn
+  BOSUN_SECURITY_KEY_FILE="$work/secret.key" BOSUN_OUTBOUND_ALLOW='["127.0.0.0/8","localhost"]' BOSUN_LOG_LEVEL=warn \
+  BOSUN_FM_HEALTH_INTERVAL_MS=1000
 "$repo/bin/bosun" serve --port "$port" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do
@@ -62,8 +64,17 @@ curl -sf "http://127.0.0.1:$port/readyz" >/dev/null ||
 complete=--complete
 [ $# -gt 0 ] && complete=""
 status=0
+# Fault management: conformance/fm_hooks.py takes the place of the kit's prepare and trigger hooks
+# (and calls them): it raises the FM suite's alarm (a crashed server of an instance of its own)
+# and can cause the alarm notifications. The kit still skips the alarm notification tests (they
+# match a notificationType SOL003 does not have, see known-failures.tsv; each would wait two
+# minutes): ETSI_TRIGGER_SKIP= runs them, and RESULTS/mockserver.jsonl shows what Bosun sent.
+py=/usr/bin/python3
+fm_hooks="$repo/conformance/fm_hooks.py"
 ETSI_MOCK_PORT=$mock_port bash "$kit/examples/bosun/run-bosun.sh" "http://127.0.0.1:$port" --out "$out" \
-  --vars "$repo/conformance/vars.yaml" "$@" ||
+  --vars "$repo/conformance/vars.yaml" \
+  --prepare "'$py' '$fm_hooks' prepare '$kit/examples/bosun/prepare_bosun.py'" \
+  --trigger "'$py' '$fm_hooks' trigger '$kit/examples/bosun/trigger_bosun.py'" "$@" ||
   status=$?
 # run.sh: 0 all passed, 1 some failed, 2 a harness or Robot error (then no verdict can be trusted).
 if [ "$status" -ge 2 ]; then

@@ -17,7 +17,7 @@ const LIST = [
   '# comment',
   '',
   'sol003-vnflcm\tA.robot\tbroken test\tsuite-broken\tchecks the wrong attribute',
-  'sol003-vnffm\tAlarms.robot\tGET alarms\tnot-built:fm-alarms\tno alarms yet',
+  'sol003-vnffm\tAlarms.robot\tGET alarms\tharness-limit\tno alarm to read',
 ].join('\n');
 
 const dirs: string[] = [];
@@ -102,7 +102,7 @@ describe('conformance gate', () => {
     const dir = results({ 'SOL003_VNFLifecycleManagement-API_A': [['A.robot', 'broken test', 'FAIL', 'x']] });
     const verdict = verdictOn(dir, false);
     assert.equal(verdict.ok, true, verdict.report.join('\n'));
-    assert.match(verdict.report.at(-1) ?? '', /1 failures known \(suite-broken 1, .*not-built:fm-alarms 0/);
+    assert.match(verdict.report.at(-1) ?? '', /1 failures known \(suite-broken 1, .*harness-limit 0/);
   });
 
   test('malformed lines, unknown categories and duplicates fail the gate', () => {
@@ -115,7 +115,7 @@ describe('conformance gate', () => {
     const parsed = parseKnownFailures(list);
     assert.deepEqual(parsed.problems, [
       'line 5: sol003-vnflcm A.robot: broken test is already listed on line 3',
-      "line 6: unknown category 'flaky' (one of suite-broken, suite-timing, harness-limit, not-built:fm-alarms, protocol-fix-pending)",
+      "line 6: unknown category 'flaky' (one of suite-broken, suite-timing, harness-limit, protocol-fix-pending)",
       'line 7: want 5 non-empty tab-separated fields (suite, file, test, category, reason)',
     ]);
     const dir = results({ 'sol003-vnflcm': [['A.robot', 'broken test', 'FAIL', 'x']] });
