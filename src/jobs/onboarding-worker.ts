@@ -23,7 +23,7 @@ import type { Database } from '../store/db/database.ts';
 import { HeldLease } from '../store/queue/lease.ts';
 import { PROCESS_OWNER } from '../store/queue/owner.ts';
 import { downloadPackage, type UriSource } from './download-package.ts';
-import { claimablePackageJobs, claimPackageJob, interruptedUploads } from './package-jobs.ts';
+import { claimablePackageJobs, claimPackageJob, interruptedUploads, takeOverUpload } from './package-jobs.ts';
 import { JobRunner } from './runner.ts';
 
 const MAX_ATTEMPTS = 3;
@@ -50,7 +50,8 @@ export class OnboardingWorker {
       {
         recover: async () => {
           for (const id of await interruptedUploads(db)) {
-            if (await failOnboarding(db, blobs, id, failure(500, INTERRUPTED))) {
+            if (!(await takeOverUpload(db, id, this.owner, leaseMs))) continue;
+            if (await failOnboarding(db, blobs, id, failure(500, INTERRUPTED), this.owner)) {
               logger.warn({ vnfPkgId: id }, 'package upload interrupted: back to CREATED');
             }
           }

@@ -174,12 +174,7 @@ export class OpRunner {
           : undefined
         : started(progress.steps);
     if (!to) {
-      await store.changeOpOcc(
-        db.kysely,
-        id,
-        { jobState: null, leaseOwner: null, leaseUntil: null },
-        { owner: this.owner },
-      );
+      await store.complete(db.kysely, id, this.owner, {}, [state as OperationState]);
       return;
     }
     const detail =
@@ -194,13 +189,11 @@ export class OpRunner {
       opOccId: id,
       from: [state as OperationState],
       owner: this.owner,
+      endsJob: true,
       change: {
         operationState: to,
         error: { status: 500, title: 'Internal Server Error', detail, ...(step ? { step } : {}) },
         progress,
-        jobState: null,
-        leaseOwner: null,
-        leaseUntil: null,
         isCancelPending: false,
       },
     });

@@ -5,7 +5,7 @@
 import { PACKAGE_JOBS } from '../packages/onboarding.ts';
 import type { Database } from '../store/db/database.ts';
 import { claimableJobs, claimJob } from '../store/queue/claim.ts';
-import { abandonedJobs } from '../store/queue/take-over.ts';
+import { abandonedJobs, takeOverJob } from '../store/queue/take-over.ts';
 
 /** Ids of jobs that may be claimed now. */
 export function claimablePackageJobs(db: Database, limit: number): Promise<string[]> {
@@ -20,4 +20,9 @@ export function claimPackageJob(db: Database, id: string, owner: string, leaseMs
 /** Streamed uploads whose process stopped heartbeating: the body is gone for good. */
 export async function interruptedUploads(db: Database): Promise<string[]> {
   return (await abandonedJobs(db.kysely, PACKAGE_JOBS, 'uploading')).map((job) => job.id);
+}
+
+/** Takes an interrupted upload over to end it (one taker only); false when another did first. */
+export function takeOverUpload(db: Database, id: string, owner: string, leaseMs: number): Promise<boolean> {
+  return takeOverJob(db.kysely, PACKAGE_JOBS, id, 'uploading', owner, leaseMs);
 }

@@ -174,6 +174,7 @@ async function complete(run: Run): Promise<void> {
     opOccId: run.opOcc.id,
     from: ['PROCESSING'],
     owner: run.owner,
+    endsJob: true,
     instance: applied.instance,
     change: {
       operationState: 'COMPLETED',
@@ -183,9 +184,6 @@ async function complete(run: Run): Promise<void> {
         : {}),
       ...(applied.changedExtConnectivity ? { changedExtConnectivity: applied.changedExtConnectivity } : {}),
       progress: { ...run.progress, outputs: {} },
-      jobState: null,
-      leaseOwner: null,
-      leaseUntil: null,
       isCancelPending: false,
     },
     also: async (trx) => {
@@ -205,12 +203,7 @@ async function complete(run: Run): Promise<void> {
 
 async function failed(run: Failing, step: string, err: unknown): Promise<void> {
   if (err instanceof Requeue) {
-    await run.store.changeOpOcc(
-      run.deps.db.kysely,
-      run.opOcc.id,
-      { progress: run.progress, jobState: 'queued', leaseOwner: null, leaseUntil: null },
-      { owner: run.owner },
-    );
+    await run.store.requeue(run.deps.db.kysely, run.opOcc.id, run.owner, { progress: run.progress });
     run.deps.logger.info(
       { vnfLcmOpOccId: run.opOcc.id, step },
       'LCM operation handed back to the queue (shutdown)',
@@ -247,13 +240,11 @@ async function failed(run: Failing, step: string, err: unknown): Promise<void> {
     opOccId: run.opOcc.id,
     from: [state],
     owner: run.owner,
+    endsJob: true,
     change: {
       operationState: to,
       error,
       progress: run.progress,
-      jobState: null,
-      leaseOwner: null,
-      leaseUntil: null,
       isCancelPending: false,
     },
   });
@@ -273,13 +264,11 @@ async function rollback(run: Run): Promise<void> {
       opOccId: run.opOcc.id,
       from: ['ROLLING_BACK'],
       owner: run.owner,
+      endsJob: true,
       change: {
         operationState: 'ROLLED_BACK',
         ...(recorded ? { resourceChanges: recorded } : {}),
         progress: { ...progress, outputs: {} },
-        jobState: null,
-        leaseOwner: null,
-        leaseUntil: null,
         isCancelPending: false,
       },
     });

@@ -12,6 +12,8 @@ import type { Operation, OperationState } from '../sol/lcm-operations.ts';
 import type { LcmOpOccsTable, VnfInstancesTable } from '../store/db/tables.ts';
 import type { Executor } from '../store/db/transaction.ts';
 import { claimableJobs, claimJob } from '../store/queue/claim.ts';
+import { completeJob } from '../store/queue/complete.ts';
+import { failJob } from '../store/queue/fail.ts';
 import { renewJobLease } from '../store/queue/heartbeat.ts';
 import type { JobTable } from '../store/queue/table.ts';
 import { type AbandonedJob, abandonedJobs, takeOverJob } from '../store/queue/take-over.ts';
@@ -199,7 +201,13 @@ export class LcmStore {
     this.major = major;
     this.instances = `vnf_instances_${major}` as 'vnf_instances_v2';
     this.opOccs = `vnf_lcm_op_occs_${major}` as 'vnf_lcm_op_occs_v2';
-    this.jobs = { table: this.opOccs, leasedStates: ['running'], reclaimExpired: false };
+    this.jobs = {
+      table: this.opOccs,
+      key: 'id',
+      leasedStates: ['running'],
+      reclaimExpired: false,
+      versioned: true,
+    };
   }
 
   // ------------------------------------------------------------------ instances
@@ -417,6 +425,32 @@ export class LcmStore {
       .executeTakeFirst();
     if (!row) return undefined;
     return bool(row.is_cancel_pending) ? { cancelMode: (row.cancel_mode as CancelMode) ?? 'GRACEFUL' } : {};
+  }
+
+  /**
+   * A worker's change that ends its job (the op occ final, or waiting for the user in
+   * FAILED_TEMP), fenced by its lease: the job columns are released with the change.
+   */
+  complete(
+    trx: Executor,
+    id: string,
+    owner: string,
+    change: OpOccChange,
+    from: readonly OperationState[],
+  ): Promise<boolean> {
+    return completeJob(trx, this.jobs, id, owner, this.#jobChange(change, from));
+  }
+
+  /** A worker hands its op occ back to the queue unfinished (it stops): another resumes it. */
+  requeue(trx: Executor, id: string, owner: string, change: OpOccChange): Promise<boolean> {
+    return failJob(trx, this.jobs, id, owner, { change: this.#jobChange(change) });
+  }
+
+  #jobChange(change: OpOccChange, from?: readonly OperationState[]) {
+    return {
+      set: changeColumns(change, nowIso()),
+      ...(from ? { from: { column: 'operation_state', states: from } } : {}),
+    };
   }
 
   /** Running op occs whose worker stopped heartbeating, with that worker and its lease end. */

@@ -13,17 +13,24 @@ import { notifyOpOcc } from './notify.ts';
 import { FINAL } from './op-states.ts';
 import type { LcmStore, OpOccChange } from './store.ts';
 
-export interface TransitionRequest {
+/** A worker's lease fences its change; the API's changes have none. */
+type Fence =
+  | { owner?: undefined; endsJob?: undefined }
+  | {
+      owner: string;
+      /** The change ends the worker's job (store/queue's completeJob): its lease is released with it. */
+      endsJob?: boolean;
+    };
+
+export type TransitionRequest = Fence & {
   opOccId: string;
   from: readonly OperationState[];
   change: OpOccChange;
-  /** A worker's lease (fencing). */
-  owner?: string;
   /** The instance as the operation leaves it (final states; default: unchanged). */
   instance?: VnfInstanceRecord;
   /** More work in the same transaction (e.g. package usage). */
   also?: (trx: Executor, opOcc: OpOccRecord, instance: VnfInstanceRecord) => Promise<void>;
-}
+};
 
 /** The op occ after the change, or undefined when the guard failed (nothing changed). */
 export async function transition(
@@ -32,10 +39,11 @@ export async function transition(
   request: TransitionRequest,
 ): Promise<{ opOcc: OpOccRecord; instance: VnfInstanceRecord } | undefined> {
   return inTransaction(db, async (trx) => {
-    const changed = await store.changeOpOcc(trx, request.opOccId, request.change, {
-      from: request.from,
-      owner: request.owner,
-    });
+    const { opOccId, change, from } = request;
+    const changed =
+      request.owner !== undefined && request.endsJob
+        ? await store.complete(trx, opOccId, request.owner, change, from)
+        : await store.changeOpOcc(trx, opOccId, change, { from, owner: request.owner });
     if (!changed) return undefined;
     const opOcc = (await store.findOpOcc(trx, request.opOccId)) as OpOccRecord;
     if (FINAL.includes(opOcc.operationState)) {

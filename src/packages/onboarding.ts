@@ -2,7 +2,7 @@
  * The onboarding transitions that touch the job columns: start/finish an upload, queue a
  * URI download, fail (back to CREATED with the reason, blob removed), complete (facts stored,
  * ONBOARDED + ENABLED). Each is one conditional UPDATE, so concurrent requests and workers
- * cannot both win.
+ * cannot both win; a worker's end of a job is store/queue's completeJob, fenced by its lease.
  */
 import type { Updateable } from 'kysely';
 import { emitPackageNotification, packageOnboarded } from '../notify/package-notifications.ts';
@@ -11,39 +11,27 @@ import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import type { VnfPackagesTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
+import { completeJob } from '../store/queue/complete.ts';
 import { renewJobLease } from '../store/queue/heartbeat.ts';
-import type { JobTable } from '../store/queue/table.ts';
+import { type JobTable, leaseUntil } from '../store/queue/table.ts';
 import type { ScannedZip } from '../zip/zip-stream-scan.ts';
 import { failure } from './failure.ts';
 import { nowIso, packageBlobKey } from './package-record.ts';
-
-export const leaseUntil = (leaseMs: number) => new Date(Date.now() + leaseMs).toISOString();
 
 /** What a transition sets; `updated_at` and `version` follow every change. */
 type PackageChange = Omit<Updateable<VnfPackagesTable>, 'updated_at' | 'version'>;
 
 /**
- * The one conditional UPDATE every transition is: the row moves only from `from` (one of them)
- * and, with `owner`, only while this process holds the job. False: another request or worker
- * got there first, or the package is elsewhere.
+ * The conditional UPDATE that starts an upload: the row moves only from CREATED. False: another
+ * request got there first, or the package is elsewhere.
  */
-async function transition(
-  db: Executor,
-  id: string,
-  from: string | readonly string[],
-  change: PackageChange,
-  owner?: string,
-): Promise<boolean> {
-  let query = db
+async function fromCreated(db: Executor, id: string, change: PackageChange): Promise<boolean> {
+  const result = await db
     .updateTable('vnf_packages')
     .set((eb) => ({ ...change, updated_at: nowIso(), version: eb('version', '+', 1) }))
-    .where('id', '=', id);
-  query =
-    typeof from === 'string'
-      ? query.where('onboarding_state', '=', from)
-      : query.where('onboarding_state', 'in', from);
-  if (owner) query = query.where('lease_owner', '=', owner);
-  const result = await query.executeTakeFirst();
+    .where('id', '=', id)
+    .where('onboarding_state', '=', 'CREATED')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -54,7 +42,7 @@ export async function beginUpload(
   owner: string,
   leaseMs: number,
 ): Promise<boolean> {
-  return transition(db, id, 'CREATED', {
+  return fromCreated(db, id, {
     onboarding_state: 'UPLOADING',
     job_state: 'uploading',
     lease_owner: owner,
@@ -71,7 +59,7 @@ export async function queueUriUpload(
   id: string,
   source: { uri: string; sealedCredentials?: string },
 ): Promise<boolean> {
-  return transition(db, id, 'CREATED', {
+  return fromCreated(db, id, {
     onboarding_state: 'UPLOADING',
     job_state: 'queued',
     lease_owner: null,
@@ -89,9 +77,25 @@ export async function queueUriUpload(
  */
 export const PACKAGE_JOBS: JobTable = {
   table: 'vnf_packages',
+  key: 'id',
   leasedStates: ['uploading', 'running'],
   reclaimExpired: true,
+  versioned: true,
 };
+
+/** A job's end that moves the package from `from` to `set`, fenced by `owner`'s lease. */
+function endJob(
+  db: Executor,
+  id: string,
+  owner: string,
+  from: readonly string[],
+  set: PackageChange,
+): Promise<boolean> {
+  return completeJob(db, PACKAGE_JOBS, id, owner, {
+    set,
+    from: { column: 'onboarding_state', states: from },
+  });
+}
 
 /** Extends the lease on a package's upload or onboarding job; false when `owner` lost it. */
 export function renewPackageLease(
@@ -131,51 +135,35 @@ export async function finishUpload(
   put: PutResult,
 ): Promise<boolean> {
   const uploaded: UploadedContent = { kind: 'uploaded', ...(put.zipScan ? { zipScan: put.zipScan } : {}) };
-  return transition(
-    db,
-    id,
-    'UPLOADING',
-    {
-      onboarding_state: 'PROCESSING',
-      job_state: 'queued',
-      lease_owner: null,
-      lease_until: null,
-      upload_source: JSON.stringify(uploaded),
-      checksum: JSON.stringify({ algorithm: 'sha-512', hash: put.digests['sha-512'] }),
-      package_size: put.size,
-    },
-    owner,
-  );
+  // The upload's job completes and queues the package's validation.
+  return endJob(db, id, owner, ['UPLOADING'], {
+    onboarding_state: 'PROCESSING',
+    job_state: 'queued',
+    upload_source: JSON.stringify(uploaded),
+    checksum: JSON.stringify({ algorithm: 'sha-512', hash: put.digests['sha-512'] }),
+    package_size: put.size,
+  });
 }
 
 /**
- * Back to CREATED with the reason, every extracted fact cleared and the blob removed. With
- * `owner`, only if this process still owns the job (a takeover wins).
+ * The job ends with the package back to CREATED with the reason, every extracted fact cleared
+ * and the blob removed; only if `owner` still holds the job (a takeover wins).
  */
 export async function failOnboarding(
   db: Database,
   blobs: BlobStore,
   id: string,
   problem: ProblemDetails,
-  owner?: string,
+  owner: string,
 ): Promise<boolean> {
-  const failed = await transition(
-    db.kysely,
-    id,
-    ['UPLOADING', 'PROCESSING'],
-    {
-      onboarding_state: 'CREATED',
-      operational_state: 'DISABLED',
-      job_state: null,
-      lease_owner: null,
-      lease_until: null,
-      upload_source: null,
-      onboarding_failure: JSON.stringify(problem),
-      checksum: null,
-      package_size: null,
-    },
-    owner,
-  );
+  const failed = await endJob(db.kysely, id, owner, ['UPLOADING', 'PROCESSING'], {
+    onboarding_state: 'CREATED',
+    operational_state: 'DISABLED',
+    upload_source: null,
+    onboarding_failure: JSON.stringify(problem),
+    checksum: null,
+    package_size: null,
+  });
   if (failed) await blobs.delete(packageBlobKey(id));
   return failed;
 }
@@ -238,33 +226,24 @@ export async function completeOnboarding(
   try {
     // The update and its notifications commit together (outbox).
     return await inTransaction(db, async (trx) => {
-      const won = await transition(
-        trx,
-        id,
-        'PROCESSING',
-        {
-          onboarding_state: 'ONBOARDED',
-          operational_state: 'ENABLED',
-          job_state: null,
-          lease_owner: null,
-          lease_until: null,
-          upload_source: null,
-          onboarding_failure: null,
-          vnfd_id: facts.vnfdId,
-          vnf_provider: facts.vnfProvider,
-          vnf_product_name: facts.vnfProductName,
-          vnf_software_version: facts.vnfSoftwareVersion,
-          vnfd_version: facts.vnfdVersion,
-          software_images: JSON.stringify(facts.softwareImages),
-          additional_artifacts: JSON.stringify(facts.additionalArtifacts),
-          entry_definitions: facts.entryDefinitions,
-          vnfd_model: JSON.stringify(facts.vnfdModel),
-          artifact_paths: JSON.stringify(facts.files),
-          manifest_file: facts.manifestFile ?? null,
-          signing_certificate: facts.signingCertificate ?? null,
-        },
-        owner,
-      );
+      const won = await endJob(trx, id, owner, ['PROCESSING'], {
+        onboarding_state: 'ONBOARDED',
+        operational_state: 'ENABLED',
+        upload_source: null,
+        onboarding_failure: null,
+        vnfd_id: facts.vnfdId,
+        vnf_provider: facts.vnfProvider,
+        vnf_product_name: facts.vnfProductName,
+        vnf_software_version: facts.vnfSoftwareVersion,
+        vnfd_version: facts.vnfdVersion,
+        software_images: JSON.stringify(facts.softwareImages),
+        additional_artifacts: JSON.stringify(facts.additionalArtifacts),
+        entry_definitions: facts.entryDefinitions,
+        vnfd_model: JSON.stringify(facts.vnfdModel),
+        artifact_paths: JSON.stringify(facts.files),
+        manifest_file: facts.manifestFile ?? null,
+        signing_certificate: facts.signingCertificate ?? null,
+      });
       if (!won) return 'lost';
       await emitPackageNotification(
         trx,

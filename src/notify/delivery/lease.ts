@@ -9,11 +9,14 @@ import { HeldLease } from '../../store/queue/lease.ts';
 import { renewLease } from './queue.ts';
 
 export class SubscriptionLease {
+  /** This process's lease-owner id. */
+  readonly owner: string;
   readonly #held: HeldLease;
   #validUntil: number;
 
   /** Call right after a successful claim. */
   constructor(db: Database, subscriptionId: string, owner: string, leaseMs: number) {
+    this.owner = owner;
     const margin = (leaseMs * 3) / 4;
     this.#validUntil = Date.now() + margin;
     this.#held = new HeldLease(leaseMs, async () => {

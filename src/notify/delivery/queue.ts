@@ -7,6 +7,11 @@
 import { sql } from 'kysely';
 import type { Database } from '../../store/db/database.ts';
 import { type Executor, inTransaction } from '../../store/db/transaction.ts';
+import { claimLease } from '../../store/queue/claim-lease.ts';
+import { completeJob } from '../../store/queue/complete.ts';
+import { failJob } from '../../store/queue/fail.ts';
+import { renewJobLease } from '../../store/queue/heartbeat.ts';
+import type { LeaseTable } from '../../store/queue/table.ts';
 
 export interface OutboxRow {
   id: number;
@@ -44,75 +49,44 @@ export async function dueSubscriptions(db: Database, limit: number): Promise<str
 }
 
 /**
- * Leases the subscription to `owner` unless another worker holds a live lease or it waits for
- * a retry. One statement: on PostgreSQL the conflicting row is locked and the condition
- * re-checked, so two workers can never both win. The row is written only for a subscription
- * that exists, so a claim racing the subscription's delete never re-creates its delivery state:
- * on PostgreSQL the key-share lock waits for a delete in progress and then sees it (SQLite's
- * writers are serial, so the statement sees the delete or comes before it).
+ * The delivery queue as store/queue/ sees it: a subscription's delivery row is the lease row of
+ * its delivery job, written at the first claim of an existing subscription; a failed attempt
+ * backs the subscription off until retry_at.
  */
-export async function claimSubscription(
+export const DELIVERY_LEASES: LeaseTable = {
+  table: 'notification_deliveries',
+  key: 'subscription_id',
+  jobs: { table: 'subscriptions', key: 'id' },
+  notBefore: 'retry_at',
+  versioned: false,
+};
+
+/**
+ * Leases the subscription to `owner` unless another worker holds a live lease or it waits for
+ * a retry; never re-creates the delivery row of a subscription being deleted (claim-lease.ts).
+ */
+export function claimSubscription(
   db: Database,
   subscriptionId: string,
   owner: string,
   leaseMs: number,
 ): Promise<boolean> {
-  const now = Date.now();
-  const until = iso(now + leaseMs);
-  let existing = db.kysely
-    .selectFrom('subscriptions')
-    .select((eb) => ['id', eb.val(owner).as('lease_owner'), eb.val(until).as('lease_until')])
-    .where('id', '=', subscriptionId);
-  if (db.dialect === 'postgres') existing = existing.forKeyShare();
-  const row = await db.kysely
-    .insertInto('notification_deliveries')
-    .columns(['subscription_id', 'lease_owner', 'lease_until'])
-    .expression(existing)
-    .onConflict((oc) =>
-      oc
-        .column('subscription_id')
-        .doUpdateSet({ lease_owner: owner, lease_until: until })
-        .where((eb) =>
-          eb.and([
-            eb.or([
-              eb('notification_deliveries.lease_until', 'is', null),
-              eb('notification_deliveries.lease_until', '<', iso(now)),
-            ]),
-            eb.or([
-              eb('notification_deliveries.retry_at', 'is', null),
-              eb('notification_deliveries.retry_at', '<=', iso(now)),
-            ]),
-          ]),
-        ),
-    )
-    .returning('subscription_id')
-    .executeTakeFirst();
-  return row !== undefined;
+  return claimLease(db.kysely, DELIVERY_LEASES, subscriptionId, owner, leaseMs, db.dialect === 'postgres');
 }
 
 /** Extends the lease; false when it was lost (expired and taken by another worker). */
-export async function renewLease(
+export function renewLease(
   db: Database,
   subscriptionId: string,
   owner: string,
   leaseMs: number,
 ): Promise<boolean> {
-  const result = await db.kysely
-    .updateTable('notification_deliveries')
-    .set({ lease_until: iso(Date.now() + leaseMs) })
-    .where('subscription_id', '=', subscriptionId)
-    .where('lease_owner', '=', owner)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return renewJobLease(db.kysely, DELIVERY_LEASES, subscriptionId, owner, leaseMs);
 }
 
+/** The session ended: the lease goes (a no-op when a failure already released it). */
 export async function releaseLease(db: Database, subscriptionId: string, owner: string): Promise<void> {
-  await db.kysely
-    .updateTable('notification_deliveries')
-    .set({ lease_owner: null, lease_until: null })
-    .where('subscription_id', '=', subscriptionId)
-    .where('lease_owner', '=', owner)
-    .execute();
+  await completeJob(db.kysely, DELIVERY_LEASES, subscriptionId, owner);
 }
 
 /** The next pending notifications of the subscription, oldest first. */
@@ -154,6 +128,8 @@ export async function recordDelivered(db: Database, subscriptionId: string, ids:
 
 export interface FailedAttempt {
   subscriptionId: string;
+  /** The worker holding the subscription's lease. */
+  owner: string;
   rowId: number;
   error: string;
   /** When to try again; undefined: the notification is dead. */
@@ -161,9 +137,10 @@ export interface FailedAttempt {
 }
 
 /**
- * Records a failed attempt: the row's attempt count and error, and either the subscription's
- * back-off (nothing of it is sent before retryAt: FIFO) or the row's death. False when the row
- * is gone: its subscription was deleted during the attempt, and nothing was recorded.
+ * Records a failed attempt: the row's attempt count and error, and either the row's death or the
+ * subscription's back-off — its delivery job fails (store/queue's failJob): the lease is
+ * released and nothing of it is sent before retryAt (FIFO). False when the row is gone: its
+ * subscription was deleted during the attempt, and nothing was recorded.
  */
 export async function recordFailure(db: Database, failure: FailedAttempt): Promise<boolean> {
   const now = iso(Date.now());
@@ -180,16 +157,23 @@ export async function recordFailure(db: Database, failure: FailedAttempt): Promi
       .where('id', '=', failure.rowId)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return false;
-    await trx
-      .updateTable('notification_deliveries')
-      .set((eb) => ({
-        failed_attempts: eb('failed_attempts', '+', 1),
-        last_error: failure.error,
-        last_error_at: now,
-        retry_at: retryAt ?? null,
-      }))
-      .where('subscription_id', '=', failure.subscriptionId)
-      .execute();
+    const counted = {
+      failed_attempts: sql<number>`failed_attempts + 1`,
+      last_error: failure.error,
+      last_error_at: now,
+    };
+    if (retryAt === undefined) {
+      await trx
+        .updateTable('notification_deliveries')
+        .set({ ...counted, retry_at: null })
+        .where('subscription_id', '=', failure.subscriptionId)
+        .execute();
+    } else {
+      await failJob(trx, DELIVERY_LEASES, failure.subscriptionId, failure.owner, {
+        retryAt,
+        change: { set: counted },
+      });
+    }
     return true;
   });
 }

@@ -103,7 +103,15 @@ export async function runSession(
         const dead = failures >= config.notify.maxAttempts || tooOld;
         const retryAt = dead ? undefined : Date.now() + backoffDelay(config.notify, failures);
         // Nothing recorded: the subscription was deleted during the attempt, its queue with it.
-        if (!(await recordFailure(db, { subscriptionId, rowId: row.id, error: outcome.message, retryAt })))
+        if (
+          !(await recordFailure(db, {
+            subscriptionId,
+            owner: lease.owner,
+            rowId: row.id,
+            error: outcome.message,
+            retryAt,
+          }))
+        )
           return {};
         deps.metrics.attempt(subscription.api, dead ? 'dead' : 'failed', outcome.seconds, row.attempts > 0);
         const log = {

@@ -5,19 +5,30 @@
  */
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Executor } from '../db/transaction.ts';
-import { type JobTable, leaseUntil, nowIso, queueOf } from './table.ts';
+import { type JobTable, leaseUntil, namesOf, nowIso, queueOf } from './table.ts';
 
-type JobRows = ExpressionBuilder<{ job: { job_state: string | null; lease_until: string | null } }, 'job'>;
+type JobRows = ExpressionBuilder<
+  { job: { job_state: string | null; lease_until: string | null; not_before: string | null } },
+  'job'
+>;
 
-/** Queued, or (where the queue allows it) running under a lease that expired. */
+/**
+ * Queued, or (where the queue allows it) running under a lease that expired; and not waiting
+ * for a retry where the queue backs off.
+ */
 function claimableNow(jobs: JobTable, now: string) {
-  return (eb: JobRows) =>
-    jobs.reclaimExpired
+  const { notBefore } = namesOf(jobs);
+  return (eb: JobRows) => {
+    const state = jobs.reclaimExpired
       ? eb.or([
           eb('job_state', '=', 'queued'),
           eb.and([eb('job_state', '=', 'running'), eb('lease_until', '<', now)]),
         ])
       : eb('job_state', '=', 'queued');
+    return jobs.notBefore
+      ? eb.and([state, eb.or([eb(notBefore, 'is', null), eb(notBefore, '<=', now)])])
+      : state;
+  };
 }
 
 /** Ids of up to `limit` jobs that may be claimed now, oldest change first. */
@@ -27,10 +38,10 @@ export async function claimableJobs(
   limit: number,
   skipLocked: boolean,
 ): Promise<string[]> {
-  const { db, table } = queueOf(executor, jobs);
+  const { db, table, key } = queueOf(executor, jobs);
   let query = db
     .selectFrom(table)
-    .select('id')
+    .select(key)
     .where(claimableNow(jobs, nowIso()))
     .orderBy('updated_at')
     .limit(limit);
@@ -46,7 +57,7 @@ export async function claimJob(
   owner: string,
   leaseMs: number,
 ): Promise<boolean> {
-  const { db, table } = queueOf(executor, jobs);
+  const { db, table, key } = queueOf(executor, jobs);
   const result = await db
     .updateTable(table)
     .set((eb) => ({
@@ -55,7 +66,7 @@ export async function claimJob(
       lease_until: leaseUntil(leaseMs),
       attempts: eb('attempts', '+', 1),
     }))
-    .where('id', '=', id)
+    .where(key, '=', id)
     .where(claimableNow(jobs, nowIso()))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

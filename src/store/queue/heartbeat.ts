@@ -1,22 +1,22 @@
 /** Extending a held lease: only its owner can, and only while the job is in a leased state. */
 import type { Executor } from '../db/transaction.ts';
-import { type JobTable, leaseUntil, queueOf } from './table.ts';
+import { leaseUntil, type QueueTable, queueOf } from './table.ts';
 
 /** False when `owner` no longer holds the lease on job `id`. */
 export async function renewJobLease(
   executor: Executor,
-  jobs: JobTable,
+  queue: QueueTable,
   id: string,
   owner: string,
   leaseMs: number,
 ): Promise<boolean> {
-  const { db, table } = queueOf(executor, jobs);
-  const result = await db
+  const { db, table, key } = queueOf(executor, queue);
+  let query = db
     .updateTable(table)
     .set({ lease_until: leaseUntil(leaseMs) })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('job_state', 'in', [...jobs.leasedStates])
-    .executeTakeFirst();
+    .where(key, '=', id)
+    .where('lease_owner', '=', owner);
+  if (queue.leasedStates) query = query.where('job_state', 'in', [...queue.leasedStates]);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

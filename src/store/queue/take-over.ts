@@ -19,10 +19,10 @@ export async function abandonedJobs(
   jobs: JobTable,
   state: string,
 ): Promise<AbandonedJob[]> {
-  const { db, table } = queueOf(executor, jobs);
+  const { db, table, key } = queueOf(executor, jobs);
   const rows = await db
     .selectFrom(table)
-    .select(['id', 'lease_owner', 'lease_until'])
+    .select([key, 'lease_owner', 'lease_until'])
     .where('job_state', '=', state)
     .where('lease_until', '<', nowIso())
     .execute();
@@ -38,11 +38,11 @@ export async function takeOverJob(
   owner: string,
   leaseMs: number,
 ): Promise<boolean> {
-  const { db, table } = queueOf(executor, jobs);
+  const { db, table, key } = queueOf(executor, jobs);
   const result = await db
     .updateTable(table)
     .set({ lease_owner: owner, lease_until: leaseUntil(leaseMs) })
-    .where('id', '=', id)
+    .where(key, '=', id)
     .where('job_state', '=', state)
     .where('lease_until', '<', nowIso())
     .executeTakeFirst();
