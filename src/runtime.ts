@@ -7,12 +7,12 @@
 import type { Logger } from 'pino';
 import type { Config } from './config/load.ts';
 import { createNfvo, type NfvoSetup } from './grant/create-nfvo.ts';
-import { DeliveryWorker } from './jobs/delivery-worker.ts';
-import { FmWorkers } from './jobs/fm-workers.ts';
-import { OnboardingWorker } from './jobs/onboarding-worker.ts';
-import { OpRunner } from './jobs/op-runner.ts';
-import { PackageSweeper } from './jobs/package-sweep.ts';
+import { LOOPS, SWEEPS, WORKERS } from './jobs/index.ts';
+import { Janitor } from './jobs/janitor.ts';
+import { JobRunner } from './jobs/runner.ts';
 import { createEngineDeps } from './lcm/engine-factory.ts';
+import { OutboundPolicy } from './net/address-policy.ts';
+import { CallbackClient } from './notify/delivery/callback-client.ts';
 import type { DeliveryMetrics } from './notify/delivery/metrics.ts';
 import { loadEncryptionKey } from './security/encryption-key.ts';
 import { SealedBox } from './security/sealed-box.ts';
@@ -20,7 +20,7 @@ import { ServerKeys } from './security/server-keys.ts';
 import type { BlobStore } from './store/blobs/blob-store.ts';
 import { createBlobStore } from './store/blobs/index.ts';
 import { type Database, openDatabase } from './store/db/database.ts';
-import { migrate } from './store/db/migrate.ts';
+import { type MigrateOutcome, migrate } from './store/db/migrate.ts';
 import { createVimAccess, type VimAccess } from './vims/access.ts';
 import { prepareVimDrivers, type VimDriverTable } from './vims/drivers/index.ts';
 
@@ -40,6 +40,8 @@ export interface Services {
   vimDrivers: VimDriverTable;
   /** VIM resolution and drivers, shared by the LCM routes and the engine. */
   vims: VimAccess;
+  /** Calls to subscribers' callbacks (deliveries and callback tests), through the outbound policy. */
+  callbacks: CallbackClient;
   /** Onboarding jobs: a wake-up for the local worker (no-op without one). */
   onboarding: { wake(): void };
   /** The NFVO that grants the LCM operations (nfvo.mode), and the external one's client. */
@@ -56,15 +58,33 @@ export interface StartContext {
 export interface Runtime {
   role: Role;
   services: Services;
-  /** Starts the role's workers. */
+  /** Starts the role's workers and the janitor. */
   start(context: StartContext): void;
+  /** The names of what start() started (workers, janitor), in start order. */
+  readonly running: readonly string[];
   /** Stops the workers (in reverse order, each draining), then closes the database. Once. */
   stop(): Promise<void>;
 }
 
-interface Worker {
-  start(): void;
+interface Started {
+  readonly name: string;
   stop(): Promise<void>;
+}
+
+/**
+ * The database alone, migrated: the entry of the commands that need nothing else (`bosun db
+ * migrate` reports what was applied, `bosun auth client` keeps its rows there).
+ */
+export async function openRuntimeDatabase(
+  config: Config,
+): Promise<{ db: Database; migrated: MigrateOutcome }> {
+  const db = openDatabase(config.database);
+  try {
+    return { db, migrated: await migrate(db) };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
 }
 
 export async function createRuntime(
@@ -73,24 +93,20 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const { role, logger } = options;
   const box = new SealedBox(loadEncryptionKey(config.security));
-  const db = openDatabase(config.database);
+  const { db } = await openRuntimeDatabase(config);
+  const callbacks = new CallbackClient(OutboundPolicy.fromConfig(config), config.notify.requestTimeoutMs);
   let nfvo: NfvoSetup | undefined;
   try {
-    await migrate(db);
     const keys = new ServerKeys(db, box);
     const blobs = createBlobStore(config);
     const vimDrivers = await prepareVimDrivers(config, { db });
     const vims = createVimAccess({ db, box, config, drivers: vimDrivers });
-    // Roles all and worker run the jobs (onboarding, sweeps, LCM operations, delivery); an
-    // api-only replica leaves them to workers.
+    // Roles all and worker run the jobs (onboarding, sweeps, LCM operations, delivery, fault
+    // management); an api-only replica leaves them to workers.
     const runsJobs = role !== 'api';
-    const onboarding = runsJobs ? new OnboardingWorker({ config, db, blobs, box, logger }) : undefined;
-    nfvo = createNfvo(config, box, { db, blobs, wakeOnboarding: () => onboarding?.wake() });
-    const sweeper = runsJobs ? new PackageSweeper({ config, db, blobs, logger }) : undefined;
-    const fm = runsJobs ? new FmWorkers({ config, db, box, vims, logger }) : undefined;
-    const lcm = runsJobs
-      ? new OpRunner(createEngineDeps({ config, db, box, blobs, logger, vims, nfvo: nfvo.nfvo }))
-      : undefined;
+    let onboarding: JobRunner | undefined;
+    const setup = createNfvo(config, box, { db, blobs, wakeOnboarding: () => onboarding?.wake() });
+    nfvo = setup;
     const services: Services = {
       config,
       logger,
@@ -100,32 +116,49 @@ export async function createRuntime(
       blobs,
       vimDrivers,
       vims,
-      onboarding: onboarding ?? { wake() {} },
-      nfvo,
+      callbacks,
+      onboarding: { wake: () => onboarding?.wake() },
+      nfvo: setup,
     };
-    const started: Worker[] = [];
+    const started: Started[] = [];
     let stopping: Promise<void> | undefined;
     return {
       role,
       services,
+      get running() {
+        return started.map((s) => s.name);
+      },
       start({ deliveryMetrics, linkBase }) {
-        const delivery = runsJobs
-          ? new DeliveryWorker({ config, db, box, logger, metrics: deliveryMetrics, linkBase })
-          : undefined;
-        // Stopped in reverse: the LCM operations first (their notifications reach the outbox),
-        // then delivery, sweeps and onboarding.
-        for (const worker of [onboarding, sweeper, delivery, lcm, fm]) {
-          if (!worker) continue;
-          worker.start();
-          started.push(worker);
+        if (!runsJobs || started.length > 0) return;
+        const engine = createEngineDeps({ config, db, box, blobs, logger, vims, nfvo: setup.nfvo });
+        const deps = { config, logger, db, box, blobs, vims, engine, callbacks, deliveryMetrics, linkBase };
+        const { pollIntervalMs: intervalMs, leaseMs, sweepIntervalMs } = config.worker;
+        const janitor = new Janitor(
+          SWEEPS.map((sweep) => sweep(deps)),
+          { intervalMs: sweepIntervalMs, logger },
+        );
+        janitor.start();
+        started.push(janitor);
+        for (const [key, worker] of Object.entries(WORKERS)) {
+          const runner = new JobRunner(worker(deps), { intervalMs, leaseMs, logger });
+          if (key === 'onboarding') onboarding = runner;
+          runner.start();
+          started.push(runner);
+        }
+        for (const loops of LOOPS) {
+          const looking = loops(deps);
+          looking.start();
+          started.push(looking);
         }
       },
       stop() {
         stopping ??= (async () => {
           try {
-            for (const worker of [...started].reverse()) await worker.stop();
+            // In reverse: the LCM operations first (their notifications reach the outbox).
+            for (const job of [...started].reverse()) await job.stop();
           } finally {
             nfvo?.close();
+            callbacks.close();
             await db.close();
           }
         })();
@@ -134,6 +167,7 @@ export async function createRuntime(
     };
   } catch (err) {
     nfvo?.close();
+    callbacks.close();
     await db.close();
     throw err;
   }

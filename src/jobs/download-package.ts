@@ -1,7 +1,10 @@
 /**
  * The upload_from_uri step of an onboarding job: download the package through the outbound
- * policy (refused addresses fail the onboarding with that reason) into the blob store.
+ * policy (refused addresses fail the onboarding with that reason) into the blob store. When the
+ * job's signal aborts (its lease was lost, or the worker stops) the download's stream is
+ * destroyed: nothing more is read, and the blob store writes nothing.
  */
+import { addAbortSignal } from 'node:stream';
 import type { Config } from '../config/load.ts';
 import { OutboundPolicy } from '../net/address-policy.ts';
 import { download } from '../net/download.ts';
@@ -21,7 +24,9 @@ export async function downloadPackage(
   blobs: BlobStore,
   key: string,
   source: UriSource,
+  signal: AbortSignal,
 ): Promise<PutResult> {
+  signal.throwIfAborted();
   const basicAuth = source.sealedCredentials
     ? (JSON.parse(box.open(source.sealedCredentials).toString('utf8')) as {
         userName: string;
@@ -37,7 +42,7 @@ export async function downloadPackage(
     maxRedirects: packages.uriMaxRedirects,
     maxBytes: packages.maxUploadBytes,
   });
-  return blobs.put(key, response.body, {
+  return blobs.put(key, addAbortSignal(signal, response.body), {
     maxBytes: packages.maxUploadBytes,
     digests: ['sha-512'],
     zipScan: {},

@@ -15,6 +15,7 @@ import type { VimAccess } from '../vims/access.ts';
 import { PollLoop } from './poll-loop.ts';
 
 export class FmWorkers {
+  readonly name = 'fault management';
   readonly #loops: PollLoop[] = [];
 
   constructor(deps: { config: Config; db: Database; box: SealedBox; vims: VimAccess; logger: Logger }) {

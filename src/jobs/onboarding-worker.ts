@@ -1,150 +1,114 @@
 /**
- * The onboarding worker: claims package jobs (a URI download and/or the CSAR validation),
- * heartbeats the lease while working, and recovers what dead processes left: an interrupted
- * streamed upload → CREATED with "interrupted"; an expired PROCESSING/download lease → the job
- * runs again (up to MAX_ATTEMPTS). Polls at worker.pollIntervalMs, and wakes at once when
- * this process queues a job.
+ * The onboarding worker: claims package jobs (a URI download, or the CSAR validation) and
+ * recovers what dead processes left: an interrupted streamed upload → CREATED with
+ * "interrupted"; an expired download or validation lease → the job runs again (up to
+ * MAX_ATTEMPTS). A download ends by queueing the validation, which the next look claims. Work
+ * whose lease is lost stops (the download's stream is destroyed); at shutdown it goes back to
+ * the queue.
  */
-import type { Logger } from 'pino';
-import type { Config } from '../config/load.ts';
 import { readUploadedPackage } from '../packages/extract-facts.ts';
 import { failure, INTERRUPTED } from '../packages/failure.ts';
 import {
   completeOnboarding,
   failOnboarding,
   finishUpload,
+  PACKAGE_JOBS,
   renewPackageLease,
   uploadedZipScan,
 } from '../packages/onboarding.ts';
 import { packageBlobKey } from '../packages/package-record.ts';
-import type { SealedBox } from '../security/sealed-box.ts';
-import type { BlobStore } from '../store/blobs/blob-store.ts';
-import type { Database } from '../store/db/database.ts';
-import { HeldLease } from '../store/queue/lease.ts';
+import { claimableJobs, claimJob } from '../store/queue/claim.ts';
+import { failJob } from '../store/queue/fail.ts';
 import { PROCESS_OWNER } from '../store/queue/owner.ts';
+import { abandonedJobs, takeOverJob } from '../store/queue/take-over.ts';
+import type { JobDeps } from './deps.ts';
 import { downloadPackage, type UriSource } from './download-package.ts';
-import { claimablePackageJobs, claimPackageJob, interruptedUploads, takeOverUpload } from './package-jobs.ts';
-import { JobRunner } from './runner.ts';
+import type { Job, Worker } from './runner.ts';
 
 const MAX_ATTEMPTS = 3;
 const CONCURRENCY = 4;
+const owner = PROCESS_OWNER;
 
-export interface WorkerDeps {
-  config: Config;
-  db: Database;
-  blobs: BlobStore;
-  box: SealedBox;
-  logger: Logger;
-}
+export function onboardingWorker(deps: JobDeps): Worker {
+  const { db, blobs, logger, config, box } = deps;
+  const leaseMs = config.worker.leaseMs;
+  const fail = (id: string, status: number, detail: string, extra: Record<string, unknown> = {}) =>
+    failOnboarding(db, blobs, id, failure(status, detail, extra), owner);
+  /** The job stops unfinished: back to the queue at shutdown (a no-op when the lease was lost). */
+  const handBack = (id: string) => failJob(db.kysely, PACKAGE_JOBS, id, owner);
 
-export class OnboardingWorker {
-  readonly owner = PROCESS_OWNER;
-  readonly #deps: WorkerDeps;
-  readonly #runner: JobRunner;
-
-  constructor(deps: WorkerDeps) {
-    this.#deps = deps;
-    const { db, blobs, logger, config } = deps;
-    const leaseMs = config.worker.leaseMs;
-    this.#runner = new JobRunner(
-      {
-        recover: async () => {
-          for (const id of await interruptedUploads(db)) {
-            if (!(await takeOverUpload(db, id, this.owner, leaseMs))) continue;
-            if (await failOnboarding(db, blobs, id, failure(500, INTERRUPTED), this.owner)) {
-              logger.warn({ vnfPkgId: id }, 'package upload interrupted: back to CREATED');
-            }
-          }
-        },
-        claimable: (limit) => claimablePackageJobs(db, limit),
-        claim: (id) => claimPackageJob(db, id, this.owner, leaseMs),
-        run: (id) => this.#run(id),
-      },
-      {
-        concurrency: CONCURRENCY,
-        intervalMs: config.worker.pollIntervalMs,
-        logger,
-        name: 'onboarding worker',
-      },
-    );
-  }
-
-  start(): void {
-    this.#runner.start();
-  }
-
-  /** Looks for work now (after a job was queued in this process). */
-  wake(): void {
-    this.#runner.wake();
-  }
-
-  /** Stops claiming, and waits for the jobs in progress. */
-  async stop(): Promise<void> {
-    await this.#runner.stop();
-  }
-
-  async #run(id: string): Promise<void> {
-    const { db, blobs, logger, config, box } = this.#deps;
-    const leaseMs = config.worker.leaseMs;
-    const hold = () => new HeldLease(leaseMs, () => renewPackageLease(db.kysely, id, this.owner, leaseMs));
-    let lease = hold();
-    const fail = (status: number, detail: string, extra: Record<string, unknown> = {}) =>
-      failOnboarding(db, blobs, id, failure(status, detail, extra), this.owner);
+  async function run(job: Job): Promise<void> {
+    const { id, signal } = job;
     try {
       const row = await db.kysely
         .selectFrom('vnf_packages')
         .selectAll()
         .where('id', '=', id)
         .executeTakeFirst();
-      if (!row || row.lease_owner !== this.owner) return;
+      if (!row || row.lease_owner !== owner) return;
       if (row.attempts > MAX_ATTEMPTS) {
         await fail(
+          id,
           500,
           `Onboarding was attempted ${MAX_ATTEMPTS} times without finishing; upload the package again.`,
         );
         return;
       }
       const key = packageBlobKey(id);
-      let zipScan = uploadedZipScan(row.upload_source);
       if (row.onboarding_state === 'UPLOADING') {
         const source = JSON.parse(row.upload_source ?? '{}') as UriSource;
         if (source.kind !== 'uri') return;
         let put: Awaited<ReturnType<typeof downloadPackage>>;
         try {
-          put = await downloadPackage(config, box, blobs, key, source);
+          put = await downloadPackage(config, box, blobs, key, source, signal);
         } catch (err) {
+          if (signal.aborted) return void (await handBack(id));
           const e = err as { code?: string; message: string; name?: string };
           const status = e.name === 'BlobTooLargeError' || e.code === 'DOWNLOAD_TOO_LARGE' ? 413 : 502;
-          await fail(status, `The package could not be downloaded from ${redact(source.uri)}: ${e.message}`, {
-            ...(e.code ? { code: e.code } : {}),
-          });
+          const detail = `The package could not be downloaded from ${redact(source.uri)}: ${e.message}`;
+          await fail(id, status, detail, { ...(e.code ? { code: e.code } : {}) });
           return;
         }
-        lease.stop();
-        if (!(await finishUpload(db.kysely, id, this.owner, put))) return;
-        zipScan = put.zipScan;
-        // finishUpload released the lease and queued the job: take it again to validate now.
-        if (!(await claimPackageJob(db, id, this.owner, leaseMs))) return;
-        lease = hold();
-      } else if (row.onboarding_state !== 'PROCESSING') {
+        // The validation is queued: the runner's next look claims it.
+        await finishUpload(db.kysely, id, owner, put);
         return;
       }
+      if (row.onboarding_state !== 'PROCESSING') return;
       const path = await blobs.localFile(key);
-      const read = await readUploadedPackage(path, config.packages, zipScan);
+      const read = await readUploadedPackage(path, config.packages, uploadedZipScan(row.upload_source));
+      if (signal.aborted) return void (await handBack(id));
       if (!read.ok) {
-        await failOnboarding(db, blobs, id, read.problem, this.owner);
+        await failOnboarding(db, blobs, id, read.problem, owner);
         logger.info({ vnfPkgId: id, reason: read.problem.detail }, 'package onboarding failed');
         return;
       }
-      const outcome = await completeOnboarding(db, blobs, id, this.owner, read.facts);
+      const outcome = await completeOnboarding(db, blobs, id, owner, read.facts);
       logger.info({ vnfPkgId: id, vnfdId: read.facts.vnfdId, outcome }, 'package onboarding finished');
     } catch (err) {
+      if (signal.aborted) return void (await handBack(id).catch(() => {}));
       logger.error({ err, vnfPkgId: id }, 'package onboarding crashed');
-      await fail(500, `Onboarding failed unexpectedly: ${(err as Error).message}`).catch(() => {});
-    } finally {
-      lease.stop();
+      await fail(id, 500, `Onboarding failed unexpectedly: ${(err as Error).message}`).catch(() => {});
     }
   }
+
+  return {
+    name: 'onboarding worker',
+    concurrency: CONCURRENCY,
+    stopGraceMs: config.server.shutdownTimeoutMs,
+    // A streamed upload whose process stopped heartbeating: its body is gone for good.
+    recover: async () => {
+      for (const { id } of await abandonedJobs(db.kysely, PACKAGE_JOBS, 'uploading')) {
+        if (!(await takeOverJob(db.kysely, PACKAGE_JOBS, id, 'uploading', owner, leaseMs))) continue;
+        if (await failOnboarding(db, blobs, id, failure(500, INTERRUPTED), owner)) {
+          logger.warn({ vnfPkgId: id }, 'package upload interrupted: back to CREATED');
+        }
+      }
+    },
+    claimable: (limit) => claimableJobs(db.kysely, PACKAGE_JOBS, limit, db.dialect === 'postgres'),
+    claim: (id) => claimJob(db.kysely, PACKAGE_JOBS, id, owner, leaseMs),
+    renew: (id) => renewPackageLease(db.kysely, id, owner, leaseMs),
+    run,
+  };
 }
 
 /** A URI without its userinfo, for messages. */

@@ -1,21 +1,30 @@
 /**
  * The job runner on its own (no database, a queue in memory): at most `concurrency` jobs at
  * once, a job that ends frees its slot and the next is claimed, a job another worker claimed
- * first is skipped, a job that throws is logged and frees its slot, and stop() claims nothing
- * more and waits for the jobs in progress.
+ * first is skipped, a job that throws is logged and frees its slot, stop() claims nothing more
+ * and waits for the jobs in progress (aborting them after the grace period), and a job whose
+ * lease renewal fails sees its signal abort.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pino from 'pino';
-import { JobRunner } from '../../src/jobs/runner.ts';
+import { type Job, JobRunner } from '../../src/jobs/runner.ts';
 
 /** A queue of `ids` whose runs the test ends one by one. */
-function memoryQueue(ids: string[], options: { takenElsewhere?: string[]; crashing?: string[] } = {}) {
+function memoryQueue(
+  ids: string[],
+  options: { takenElsewhere?: string[]; crashing?: string[]; lost?: string[]; concurrency?: number } = {},
+) {
   const queued = [...ids];
   const events: string[] = [];
   const ends = new Map<string, () => void>();
+  const jobs = new Map<string, Job>();
   let started: () => void = () => {};
   const queue = {
+    name: 'test worker',
+    concurrency: options.concurrency ?? 1,
+    stopGraceMs: 50,
+    renew: async (id: string) => !options.lost?.includes(id),
     recover: async () => {
       events.push('recover');
     },
@@ -24,10 +33,16 @@ function memoryQueue(ids: string[], options: { takenElsewhere?: string[]; crashi
       queued.splice(queued.indexOf(id), 1);
       return !options.takenElsewhere?.includes(id);
     },
-    run: (id: string) =>
+    run: (job: Job) =>
       new Promise<void>((resolve, reject) => {
+        const id = job.id;
         events.push(`run ${id}`);
+        jobs.set(id, job);
         ends.set(id, () => (options.crashing?.includes(id) ? reject(new Error('boom')) : resolve()));
+        job.signal.addEventListener('abort', () => {
+          events.push(`aborted ${id}: ${(job.signal.reason as Error).message}`);
+          resolve();
+        });
         started();
       }),
   };
@@ -40,13 +55,13 @@ function memoryQueue(ids: string[], options: { takenElsewhere?: string[]; crashi
       started = check;
       check();
     });
-  return { queue, events, ends, runsStarted };
+  return { queue, events, ends, jobs, runsStarted };
 }
 
-function runnerOf(queue: ReturnType<typeof memoryQueue>['queue'], concurrency: number) {
+function runnerOf(queue: ReturnType<typeof memoryQueue>['queue'], concurrency: number, leaseMs = 60_000) {
   const errors: string[] = [];
   const logger = pino({ level: 'error' }, { write: (line: string) => errors.push(line) });
-  const runner = new JobRunner(queue, { concurrency, intervalMs: 60_000, logger, name: 'test worker' });
+  const runner = new JobRunner({ ...queue, concurrency }, { intervalMs: 60_000, leaseMs, logger });
   return { runner, errors };
 }
 
@@ -110,5 +125,29 @@ describe('JobRunner', () => {
       q.events.filter((e) => e.startsWith('run')),
       ['run a'],
     );
+  });
+
+  test('stop() aborts the jobs still running after the grace period, then resolves', async () => {
+    const q = memoryQueue(['a']);
+    const { runner } = runnerOf(q.queue, 1);
+    runner.start();
+    await q.runsStarted(1);
+    assert.equal(q.jobs.get('a')?.stopping(), false);
+    await runner.stop();
+    assert.equal(q.jobs.get('a')?.stopping(), true);
+    assert.deepEqual(q.events.slice(-1), ['aborted a: worker stopped']);
+  });
+
+  test("a job whose lease renewal fails sees its signal abort; the others' leases hold", async () => {
+    const q = memoryQueue(['a', 'b'], { lost: ['a'] });
+    const { runner } = runnerOf(q.queue, 2, 150);
+    runner.start();
+    await q.runsStarted(2);
+    await new Promise<void>((resolve) => q.jobs.get('a')?.signal.addEventListener('abort', () => resolve()));
+    assert.ok(q.events.includes('aborted a: lease lost'));
+    assert.equal(q.jobs.get('a')?.leaseValid(), false);
+    assert.equal(q.jobs.get('b')?.signal.aborted, false);
+    q.ends.get('b')?.();
+    await runner.stop();
   });
 });

@@ -4,9 +4,8 @@
  */
 import type { Command } from 'commander';
 import { type Config, loadConfig } from '../../config/load.ts';
+import { openRuntimeDatabase } from '../../runtime.ts';
 import { type AuthClient, AuthClientStore } from '../../store/auth-clients/store.ts';
-import { openDatabase } from '../../store/db/database.ts';
-import { migrate } from '../../store/db/migrate.ts';
 import { CliError, emit, emitRecords, type OutputOptions, printTable, withIdOnly } from '../output.ts';
 
 interface CommonOptions {
@@ -23,9 +22,8 @@ interface AddOptions extends CommonOptions {
 
 async function withStore<T>(opts: CommonOptions, run: (store: AuthClientStore) => Promise<T>): Promise<T> {
   const config: Config = loadConfig({ file: opts.config });
-  const database = openDatabase(config.database);
+  const { db: database } = await openRuntimeDatabase(config);
   try {
-    await migrate(database);
     return await run(new AuthClientStore(database, { adminScope: config.auth.oauth2.adminScope }));
   } finally {
     await database.close();

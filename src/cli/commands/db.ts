@@ -1,8 +1,7 @@
 /** `bosun db migrate`: applies pending migrations and prints what was applied. */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load.ts';
-import { openDatabase } from '../../store/db/database.ts';
-import { migrate } from '../../store/db/migrate.ts';
+import { openRuntimeDatabase } from '../../runtime.ts';
 import { emit } from '../output.ts';
 
 export function register(db: Command): void {
@@ -12,9 +11,8 @@ export function register(db: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { config?: string; json?: boolean }) => {
       const config = loadConfig({ file: opts.config });
-      const database = openDatabase(config.database);
+      const { db: database, migrated: outcome } = await openRuntimeDatabase(config);
       try {
-        const outcome = await migrate(database);
         emit(opts.json, { dialect: database.dialect, ...outcome }, () => {
           const applied = outcome.applied.length
             ? outcome.applied.join(', ')

@@ -4,12 +4,10 @@
  * demand by the admin API. Throws CallbackTestError with a message the subscriber can act on.
  */
 import type { Config } from '../../config/load.ts';
-import { OutboundPolicy } from '../../net/address-policy.ts';
 import { describeUrl } from '../../net/pinned-request.ts';
-import type { SealedBox } from '../../security/sealed-box.ts';
 import { AuthenticationParamsError, type DeliveryAuth, parseAuthentication } from './authentication.ts';
 import { CallError } from './call-error.ts';
-import { CallbackClient } from './callback-client.ts';
+import type { CallbackClient } from './callback-client.ts';
 import { callbackHeaders } from './headers.ts';
 
 export interface CallbackTarget {
@@ -26,17 +24,18 @@ export class CallbackTestError extends Error {
 
 export interface CallbackTestContext {
   config: Config;
-  box: SealedBox;
+  /** The runtime's callback client. */
+  callbacks: CallbackClient;
 }
 
 /** Resolves when the callback answered the GET test as SOL013 requires (or the test is disabled). */
 export async function testCallback(context: CallbackTestContext, target: CallbackTarget): Promise<void> {
   if (!context.config.notify.callbackTest) return;
-  await runCallbackTest(context.config, target);
+  await runCallbackTest(context.callbacks, target);
 }
 
 /** The test itself, whatever notify.callbackTest says (the admin API runs it on request). */
-export async function runCallbackTest(config: Config, target: CallbackTarget): Promise<void> {
+export async function runCallbackTest(client: CallbackClient, target: CallbackTarget): Promise<void> {
   let auth: DeliveryAuth;
   try {
     auth = parseAuthentication(target.authentication);
@@ -44,7 +43,6 @@ export async function runCallbackTest(config: Config, target: CallbackTarget): P
     if (error instanceof AuthenticationParamsError) throw new CallbackTestError(error.message);
     throw error;
   }
-  const client = new CallbackClient(OutboundPolicy.fromConfig(config), config.notify.requestTimeoutMs);
   try {
     const endpoint = await client.endpoint(target.callbackUri, auth);
     const response = await client.send(endpoint, {
@@ -60,8 +58,6 @@ export async function runCallbackTest(config: Config, target: CallbackTarget): P
   } catch (error) {
     if (error instanceof CallError) throw new CallbackTestError(`the callback test failed: ${error.message}`);
     throw error;
-  } finally {
-    client.close();
   }
 }
 

@@ -15,7 +15,6 @@ import { backoffDelay } from './backoff.ts';
 import { CallError } from './call-error.ts';
 import type { CallbackClient, Endpoint } from './callback-client.ts';
 import { callbackHeaders } from './headers.ts';
-import type { SubscriptionLease } from './lease.ts';
 import { absolutizeLinks } from './links.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { dropSubscriptionQueue, nextBatch, type OutboxRow, recordDelivered, recordFailure } from './queue.ts';
@@ -40,6 +39,17 @@ export interface SessionDeps {
   stopping(): boolean;
 }
 
+/** The session's hold on the subscription (the runner heartbeats it). */
+export interface SessionLease {
+  /** This process's lease-owner id. */
+  owner: string;
+  /**
+   * False once the lease may have run out by this process's clock: sending stops, so that a
+   * worker that stalled never sends alongside the one that took over.
+   */
+  valid(): boolean;
+}
+
 export interface SessionResult {
   /** When the subscription may be tried again (it failed and waits), if it does. */
   retryAt?: number;
@@ -56,7 +66,7 @@ interface Subscription {
 export async function runSession(
   deps: SessionDeps,
   subscriptionId: string,
-  lease: SubscriptionLease,
+  lease: SessionLease,
 ): Promise<SessionResult> {
   const { db, config } = deps;
   const subscription = await db.kysely
@@ -89,7 +99,7 @@ export async function runSession(
         endpoint = error;
       }
       for (const row of rows) {
-        if (deps.stopping() || !lease.valid) return {};
+        if (deps.stopping() || !lease.valid()) return {};
         const outcome = await attempt(deps, subscription, endpoint, headers, row);
         if (outcome === 'aborted') return {};
         if (outcome === 'delivered') {

@@ -8,6 +8,7 @@ import { OutboundPolicy } from '../../net/address-policy.ts';
 import type { SealedBox } from '../../security/sealed-box.ts';
 import { ApiError } from '../../sol/problem.ts';
 import type { Executor } from '../../store/db/transaction.ts';
+import type { CallbackClient } from '../delivery/callback-client.ts';
 import { CallbackTestError, testCallback } from '../delivery/callback-test.ts';
 import {
   createOrFindDuplicate,
@@ -30,6 +31,8 @@ export interface SubscribeContext {
   config: Config;
   db: Executor;
   box: SealedBox;
+  /** The runtime's callback client, for the callback test. */
+  callbacks: CallbackClient;
 }
 
 /** `created: false`: an identical subscription exists (duplicates refused), `record` is that one. */
@@ -60,7 +63,7 @@ export async function subscribe(
   }
   try {
     await testCallback(
-      { config: context.config, box: context.box },
+      { config: context.config, callbacks: context.callbacks },
       {
         api: definition.api,
         major: definition.major,

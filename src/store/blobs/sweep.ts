@@ -11,6 +11,8 @@ export interface SweepOptions {
    * live writer keeps touching) use an hour when this is 0.
    */
   olderThanMs?: number;
+  /** Stops the sweep between blobs (the server stops). */
+  signal?: AbortSignal;
 }
 
 /** Both stores report when a blob was last written, and clean their own temp files. */
@@ -36,6 +38,7 @@ export async function sweepBlobs(
   const deleted: string[] = [];
   const cutoff = Date.now() - olderThanMs;
   for (const key of keys) {
+    options.signal?.throwIfAborted();
     if (await isLive(key)) continue;
     if (olderThanMs > 0) {
       const info = await sweepable.stat(key);

@@ -5,14 +5,13 @@
  * authentication). notify.callbackTest false skips it.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { type Config, deepMerge, loadConfig } from '../../../src/config/load.ts';
+import { OutboundPolicy } from '../../../src/net/address-policy.ts';
+import { CallbackClient } from '../../../src/notify/delivery/callback-client.ts';
 import { CallbackTestError, testCallback } from '../../../src/notify/delivery/callback-test.ts';
-import { SealedBox } from '../../../src/security/sealed-box.ts';
 import { FAST_DELIVERY, type Receiver, startReceiver } from './support.ts';
 
-const box = new SealedBox(randomBytes(32));
 const configWith = (extra: Record<string, unknown> = {}): Config =>
   loadConfig({
     env: {},
@@ -21,6 +20,14 @@ const configWith = (extra: Record<string, unknown> = {}): Config =>
       extra,
     ),
   });
+
+/** What the runtime gives the callback test: the configuration and a callback client built from it. */
+const clients: CallbackClient[] = [];
+function contextOf(config: Config) {
+  const callbacks = new CallbackClient(OutboundPolicy.fromConfig(config), config.notify.requestTimeoutMs);
+  clients.push(callbacks);
+  return { config, callbacks };
+}
 
 async function failure(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
@@ -34,7 +41,7 @@ async function failure(promise: Promise<unknown>): Promise<string> {
 describe('callback test', () => {
   let receiver: Receiver;
   const config = configWith();
-  const context = { config, box };
+  const context = contextOf(config);
   before(async () => {
     receiver = await startReceiver((req) => {
       if (req.path.startsWith('/ok')) return { status: 204 };
@@ -42,7 +49,10 @@ describe('callback test', () => {
       return { status: Number(req.path.split('/')[2] ?? 500) };
     });
   });
-  after(() => receiver.close());
+  after(async () => {
+    for (const client of clients) client.close();
+    await receiver.close();
+  });
 
   test('204 to a GET with the Version of the API: passed', async () => {
     await testCallback(context, { api: 'vnflcm', major: 'v2', callbackUri: `${receiver.url}/ok?x=1` });
@@ -87,7 +97,7 @@ describe('callback test', () => {
       ),
       `the callback test failed: ${receiver.url}/slow did not answer within 1000 ms`,
     );
-    const strict = { config: configWith({ outbound: { allow: [] } }), box };
+    const strict = contextOf(configWith({ outbound: { allow: [] } }));
     const before = receiver.received.length;
     assert.match(
       await failure(testCallback(strict, { api: 'vnfpkgm', major: 'v1', callbackUri: `${receiver.url}/ok` })),
@@ -109,7 +119,7 @@ describe('callback test', () => {
 
   test('notify.callbackTest false: nothing is called', async () => {
     const before = receiver.received.length;
-    const off = { config: configWith({ notify: { callbackTest: false } }), box };
+    const off = contextOf(configWith({ notify: { callbackTest: false } }));
     await testCallback(off, { api: 'vnfpkgm', major: 'v1', callbackUri: `${receiver.url}/status/500` });
     assert.equal(receiver.received.length, before);
   });

@@ -107,7 +107,7 @@ export function registerAdminSubscriptions(app: FastifyInstance): void {
 
   app.post(`${ONE}/test`, { schema: { querystring: ONE_QUERY }, config: { sol013 } }, async (request) => {
     const status = await found(request);
-    const { db, box, config } = request.server.bosun;
+    const { db, box, callbacks } = request.server.bosun;
     const sealed = await sealedAuthentication(db.kysely, status.id);
     let authentication: Record<string, unknown> | undefined;
     try {
@@ -121,7 +121,7 @@ export function registerAdminSubscriptions(app: FastifyInstance): void {
       );
     }
     try {
-      await runCallbackTest(config, {
+      await runCallbackTest(callbacks, {
         api: status.api,
         major: status.major,
         callbackUri: status.callbackUri,

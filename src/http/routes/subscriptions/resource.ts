@@ -47,9 +47,9 @@ export function mountSubscriptionResource(app: FastifyInstance, definition: Subs
       config: { sol013 },
     },
     async (request, reply) => {
-      const { config, db, box } = request.server.bosun;
+      const { config, db, box, callbacks } = request.server.bosun;
       const { created, record } = await subscribe(
-        { config, db: db.kysely, box },
+        { config, db: db.kysely, box, callbacks },
         definition,
         request.caller.project,
         request.body as SubscriptionRequest,
