@@ -3,9 +3,10 @@
  * while the body streams, so that recovery tells a live upload from an interrupted one), the
  * bytes into the blob store with their digests, then PROCESSING with the onboarding job queued.
  * An upload that does not finish sends the package back to CREATED with the reason, its blob
- * removed.
+ * removed. When the lease is lost (the process stalled and recovery ended the upload) the body
+ * stops being read and nothing more is written.
  */
-import type { Readable } from 'node:stream';
+import { addAbortSignal, type Readable } from 'node:stream';
 import type { ProblemDetails } from '../sol/problem.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
@@ -46,7 +47,7 @@ export async function storeUpload(
   if (!(await beginUpload(db.kysely, id, PROCESS_OWNER, leaseMs))) return false;
   const lease = new HeldLease(leaseMs, () => renewPackageLease(db.kysely, id, PROCESS_OWNER, leaseMs));
   try {
-    const put = await blobs.put(packageBlobKey(id), content, {
+    const put = await blobs.put(packageBlobKey(id), addAbortSignal(lease.signal, content), {
       maxBytes: deps.maxUploadBytes,
       digests: ['sha-512'],
       // The entries' digests now, while the bytes stream by: onboarding then need not read a
@@ -58,7 +59,10 @@ export async function storeUpload(
       throw new UploadSupersededError(`VNF package ${id} changed during the upload.`);
     }
     return true;
-  } catch (err) {
+  } catch (thrown) {
+    const err = lease.lost
+      ? new UploadSupersededError(`VNF package ${id} changed during the upload.`)
+      : thrown;
     // Not failed here when the package was deleted meanwhile: drop what was written anyway.
     if (!(await failOnboarding(db, blobs, id, options.failureOf(err), PROCESS_OWNER))) {
       await blobs.delete(packageBlobKey(id));

@@ -4,7 +4,7 @@
  * for work at once instead of at their next poll. Other processes find the rows by polling.
  *
  * The enqueuer may call it inside its transaction, before the rows are visible to others: a
- * worker therefore looks again shortly after a wake (see DeliveryWorker). The listeners run
+ * worker therefore looks again shortly after a wake (see jobs/delivery-worker.ts). The listeners run
  * outside the enqueuer's transaction scope: the look they start is the worker's own work on the
  * root handle, not the transaction's (it would otherwise be refused while the transaction is open).
  */
