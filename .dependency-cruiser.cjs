@@ -43,7 +43,7 @@ module.exports = {
         'and runtime.ts builds and starts it all; the domain does not know who runs or wires it.',
       severity: 'error',
       from: { path: '^src/(sol|zip|config|store|security|net|vnfd|packages|notify|vims|drivers|grant|lcm|fm)/' },
-      to: { path: '^src/(jobs/|runtime\\.ts$)' },
+      to: { path: '^src/(jobs/|runtime(-database)?\\.ts$)' },
     },
     {
       name: 'fm-above-lcm',

@@ -14,13 +14,13 @@ import { createEngineDeps } from './lcm/engine-factory.ts';
 import { OutboundPolicy } from './net/address-policy.ts';
 import { CallbackClient } from './notify/delivery/callback-client.ts';
 import type { DeliveryMetrics } from './notify/delivery/metrics.ts';
+import { openRuntimeDatabase } from './runtime-database.ts';
 import { loadEncryptionKey } from './security/encryption-key.ts';
 import { SealedBox } from './security/sealed-box.ts';
 import { ServerKeys } from './security/server-keys.ts';
 import type { BlobStore } from './store/blobs/blob-store.ts';
 import { createBlobStore } from './store/blobs/index.ts';
-import { type Database, openDatabase } from './store/db/database.ts';
-import { type MigrateOutcome, migrate } from './store/db/migrate.ts';
+import type { Database } from './store/db/database.ts';
 import { createVimAccess, type VimAccess } from './vims/access.ts';
 import { prepareVimDrivers, type VimDriverTable } from './vims/drivers/index.ts';
 
@@ -69,22 +69,6 @@ export interface Runtime {
 interface Started {
   readonly name: string;
   stop(): Promise<void>;
-}
-
-/**
- * The database alone, migrated: the entry of the commands that need nothing else (`bosun db
- * migrate` reports what was applied, `bosun auth client` keeps its rows there).
- */
-export async function openRuntimeDatabase(
-  config: Config,
-): Promise<{ db: Database; migrated: MigrateOutcome }> {
-  const db = openDatabase(config.database);
-  try {
-    return { db, migrated: await migrate(db) };
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
 }
 
 export async function createRuntime(

@@ -156,7 +156,8 @@ export const ConfigSchema = Type.Object(
         sweepIntervalMs: Type.Integer({
           minimum: 1000,
           default: 30 * 60 * 1000,
-          description: 'how often leftover package blobs (of deleted or failed packages) are removed',
+          description:
+            'how often the janitor sweeps: leftover package blobs, delivery state of deleted subscriptions',
         }),
         sweepGraceMs: Type.Integer({
           minimum: 0,

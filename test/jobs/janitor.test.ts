@@ -20,7 +20,13 @@ describe('Janitor', () => {
     let done: () => void = () => {};
     const finished = new Promise<void>((resolve) => (done = resolve));
     const sweeps: Sweep[] = [
-      { name: 'first sweep', run: async () => (ran.push('first'), ['a', 'b']) },
+      {
+        name: 'first sweep',
+        run: async () => {
+          ran.push('first');
+          return ['a', 'b'];
+        },
+      },
       {
         name: 'failing sweep',
         run: async () => {
@@ -28,7 +34,14 @@ describe('Janitor', () => {
           throw new Error('no database');
         },
       },
-      { name: 'last sweep', run: async () => (ran.push('last'), done(), 0) },
+      {
+        name: 'last sweep',
+        run: async () => {
+          ran.push('last');
+          done();
+          return 0;
+        },
+      },
     ];
     const { lines, logger } = logged();
     const janitor = new Janitor(sweeps, { intervalMs: 60_000, logger });
@@ -59,7 +72,13 @@ describe('Janitor', () => {
             signal.addEventListener('abort', () => reject(signal.reason));
           }),
       },
-      { name: 'next sweep', run: async () => (ran.push('next'), 0) },
+      {
+        name: 'next sweep',
+        run: async () => {
+          ran.push('next');
+          return 0;
+        },
+      },
     ];
     const { lines, logger } = logged();
     const janitor = new Janitor(sweeps, { intervalMs: 60_000, logger });

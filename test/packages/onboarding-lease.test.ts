@@ -83,11 +83,14 @@ for (const dialect of DIALECTS) {
         await origin.seen.requested;
         await takeOver(pkg.id);
         await origin.seen.closed;
-        assert.deepEqual({ ...(await row(pkg.id)) }, {
-          onboarding_state: 'UPLOADING',
-          job_state: 'running',
-          lease_owner: TAKER,
-        });
+        assert.deepEqual(
+          { ...(await row(pkg.id)) },
+          {
+            onboarding_state: 'UPLOADING',
+            job_state: 'running',
+            lease_owner: TAKER,
+          },
+        );
         assert.equal(await bosun.context.blobs.stat(packageBlobKey(pkg.id)), undefined);
       } finally {
         origin.server.closeAllConnections();
@@ -107,11 +110,14 @@ for (const dialect of DIALECTS) {
       await takeOver(pkg.id);
       await assert.rejects(storing, UploadSupersededError);
       assert.equal(body.destroyed, true);
-      assert.deepEqual({ ...(await row(pkg.id)) }, {
-        onboarding_state: 'UPLOADING',
-        job_state: 'uploading',
-        lease_owner: TAKER,
-      });
+      assert.deepEqual(
+        { ...(await row(pkg.id)) },
+        {
+          onboarding_state: 'UPLOADING',
+          job_state: 'uploading',
+          lease_owner: TAKER,
+        },
+      );
       assert.equal(await blobs.stat(packageBlobKey(pkg.id)), undefined);
     });
   });

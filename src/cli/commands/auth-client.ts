@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { type Config, loadConfig } from '../../config/load.ts';
-import { openRuntimeDatabase } from '../../runtime.ts';
+import { openRuntimeDatabase } from '../../runtime-database.ts';
 import { type AuthClient, AuthClientStore } from '../../store/auth-clients/store.ts';
 import { CliError, emit, emitRecords, type OutputOptions, printTable, withIdOnly } from '../output.ts';
 

@@ -1,7 +1,7 @@
 /** `bosun db migrate`: applies pending migrations and prints what was applied. */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load.ts';
-import { openRuntimeDatabase } from '../../runtime.ts';
+import { openRuntimeDatabase } from '../../runtime-database.ts';
 import { emit } from '../output.ts';
 
 export function register(db: Command): void {
