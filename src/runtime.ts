@@ -1,7 +1,8 @@
 /**
  * The composition root: every service built once from the configuration, in dependency order
- * (keys, database and its migrations, blob store, VIM drivers and access, engine ports, workers),
- * with one start/stop lifecycle. The HTTP server, the command line and the workers receive these
+ * (keys, database and its migrations, blob store, VIM drivers and access, the NFVO, the callback
+ * client, engine ports, the workers of jobs/index.ts and the janitor), with one start/stop
+ * lifecycle. The HTTP server, the command line and the workers receive these
  * services; none of them builds its own.
  */
 import type { Logger } from 'pino';
