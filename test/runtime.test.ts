@@ -25,6 +25,7 @@ for (const dialect of DIALECTS) {
         'onboarding worker',
         'notification delivery',
         'LCM runner',
+        'fault management',
       ]);
       const stopping = runtime.stop();
       assert.equal(runtime.stop(), stopping);
