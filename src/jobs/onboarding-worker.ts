@@ -62,7 +62,10 @@ export function onboardingWorker(deps: JobDeps): Worker {
         try {
           put = await downloadPackage(config, box, blobs, key, source, signal);
         } catch (err) {
-          if (signal.aborted) return void (await handBack(id));
+          if (signal.aborted) {
+            await handBack(id);
+            return;
+          }
           const e = err as { code?: string; message: string; name?: string };
           const status = e.name === 'BlobTooLargeError' || e.code === 'DOWNLOAD_TOO_LARGE' ? 413 : 502;
           const detail = `The package could not be downloaded from ${redact(source.uri)}: ${e.message}`;
@@ -76,7 +79,10 @@ export function onboardingWorker(deps: JobDeps): Worker {
       if (row.onboarding_state !== 'PROCESSING') return;
       const path = await blobs.localFile(key);
       const read = await readUploadedPackage(path, config.packages, uploadedZipScan(row.upload_source));
-      if (signal.aborted) return void (await handBack(id));
+      if (signal.aborted) {
+        await handBack(id);
+        return;
+      }
       if (!read.ok) {
         await failOnboarding(db, blobs, id, read.problem, owner);
         logger.info({ vnfPkgId: id, reason: read.problem.detail }, 'package onboarding failed');
@@ -85,7 +91,10 @@ export function onboardingWorker(deps: JobDeps): Worker {
       const outcome = await completeOnboarding(db, blobs, id, owner, read.facts);
       logger.info({ vnfPkgId: id, vnfdId: read.facts.vnfdId, outcome }, 'package onboarding finished');
     } catch (err) {
-      if (signal.aborted) return void (await handBack(id).catch(() => {}));
+      if (signal.aborted) {
+        await handBack(id).catch(() => {});
+        return;
+      }
       logger.error({ err, vnfPkgId: id }, 'package onboarding crashed');
       await fail(id, 500, `Onboarding failed unexpectedly: ${(err as Error).message}`).catch(() => {});
     }

@@ -1,7 +1,8 @@
 /**
  * The held job lease on its own (no database, the interval's clock mocked): renewed every third
  * of the lease, its signal aborts once a renewal says the lease is gone, a renewal that throws is
- * tried again at the next beat, one renewal runs at a time, and stop() ends the renewals.
+ * tried again at the next beat, one renewal runs at a time, stop() ends the renewals, and it is
+ * valid only while renewals keep it within three quarters of the lease by this process's clock.
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
@@ -101,5 +102,26 @@ describe('HeldLease', () => {
     await beat();
     assert.equal(renewals, 1);
     assert.equal(lease.lost, false);
+  });
+
+  test('valid while renewals succeed; not once three quarters of the lease pass without one', async () => {
+    mock.timers.reset();
+    mock.timers.enable({ apis: ['setInterval', 'Date'], now: 1_000_000 });
+    let answering = true;
+    const lease = new HeldLease(LEASE_MS, async () => {
+      if (!answering) throw new Error('connection reset');
+      return true;
+    });
+    assert.equal(lease.valid, true);
+    for (let i = 0; i < 4; i++) await beat();
+    assert.equal(lease.valid, true, 'renewed: valid past the first three quarters');
+    answering = false;
+    await beat();
+    assert.equal(lease.valid, true, 'one beat without a renewal is within the margin');
+    await beat();
+    await beat();
+    assert.equal(lease.lost, false, 'nobody said it is gone');
+    assert.equal(lease.valid, false, 'but it may have run out: work that must not overlap stops');
+    lease.stop();
   });
 });
