@@ -214,6 +214,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(r.body, { projects: ['tenant-a'], notified: 0 });
       assert.deepEqual((await rebuild(admin, {})).body, { projects: ['tenant-a', 'tenant-b'], notified: 0 });
       assert.ok(isProblem(await rebuild(admin, { project: 7 }), 400));
+      const bare = await http(server.url, 'POST', '/bosun/v1/alarms/rebuild', { headers: admin });
+      assert.equal(bare.status, 200, `no body: every project (${bare.text})`);
     });
 
     test('methods SOL does not define answer 405', async () => {
