@@ -19,12 +19,7 @@ import { join } from 'node:path';
  * closes. suite-timing: the kit does not set up the test's precondition, so the test passes only
  * when an earlier test's work is still running; it may pass or fail, and neither fails the gate.
  */
-export const CATEGORIES = [
-  'suite-broken',
-  'suite-timing',
-  'harness-limit',
-  'protocol-fix-pending',
-] as const;
+export const CATEGORIES = ['suite-broken', 'suite-timing', 'harness-limit', 'protocol-fix-pending'] as const;
 
 /** Categories whose tests may pass or fail from run to run. */
 const EITHER_WAY: readonly string[] = ['suite-timing'];
