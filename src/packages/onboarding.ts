@@ -11,9 +11,10 @@ import type { BlobStore, PutResult } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import type { VnfPackagesTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
+import { beginJob } from '../store/queue/begin.ts';
 import { completeJob } from '../store/queue/complete.ts';
 import { renewJobLease } from '../store/queue/heartbeat.ts';
-import { type JobTable, leaseUntil } from '../store/queue/table.ts';
+import type { JobTable } from '../store/queue/table.ts';
 import type { ScannedZip } from '../zip/zip-stream-scan.ts';
 import { failure } from './failure.ts';
 import { nowIso, packageBlobKey } from './package-record.ts';
@@ -35,21 +36,20 @@ async function fromCreated(db: Executor, id: string, change: PackageChange): Pro
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** CREATED → UPLOADING, owned by this process while the body streams. False: not CREATED. */
+/** CREATED → UPLOADING, its job held by this process while the body streams. False: not CREATED. */
 export async function beginUpload(
   db: Executor,
   id: string,
   owner: string,
   leaseMs: number,
 ): Promise<boolean> {
-  return fromCreated(db, id, {
-    onboarding_state: 'UPLOADING',
-    job_state: 'uploading',
-    lease_owner: owner,
-    lease_until: leaseUntil(leaseMs),
-    attempts: 0,
-    onboarding_failure: null,
-    upload_source: JSON.stringify({ kind: 'upload' }),
+  return beginJob(db, PACKAGE_JOBS, id, owner, leaseMs, 'uploading', {
+    set: {
+      onboarding_state: 'UPLOADING',
+      onboarding_failure: null,
+      upload_source: JSON.stringify({ kind: 'upload' }),
+    } satisfies PackageChange,
+    from: { column: 'onboarding_state', states: ['CREATED'] },
   });
 }
 

@@ -2,13 +2,15 @@
  * The queue operations of store/queue/ over their table descriptors, on a table of their own:
  * a claimed job is completed or failed only by the worker holding it, with the row's change in
  * the same statement and only from the state its row's machine expects; a failed job is claimable
- * again (from its retry time where the queue backs off); a lease row is written only for a job
+ * again (from its retry time where the queue backs off); a job this process begins itself is
+ * held from its row's expected state by one request only; a lease row is written only for a job
  * that exists and claimed by one worker at a time.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Database, openDatabase } from '../../src/store/db/database.ts';
+import { beginJob } from '../../src/store/queue/begin.ts';
 import { claimableJobs, claimJob } from '../../src/store/queue/claim.ts';
 import { claimLease } from '../../src/store/queue/claim-lease.ts';
 import { completeJob } from '../../src/store/queue/complete.ts';
@@ -125,6 +127,27 @@ for (const dialect of DIALECTS) {
         /does not back off/,
       );
       assert.equal((await row('a'))?.lease_owner, 'w1');
+    });
+
+    test('begin: a job held from the start, from the expected state only, by one request', async () => {
+      const begin = (owner: string) =>
+        beginJob(db.kysely, JOBS, 'a', owner, LEASE_MS, 'running', {
+          set: { state: 'STREAMING' },
+          from: { column: 'state', states: ['WAITING'] },
+        });
+      assert.equal(await begin('w1'), true);
+      assert.equal(await begin('w2'), false, 'no longer WAITING');
+      const held = await row('a');
+      assert.deepEqual(
+        { state: held?.state, job: held?.job_state, owner: held?.lease_owner },
+        { state: 'STREAMING', job: 'running', owner: 'w1' },
+      );
+      assert.equal(await renewJobLease(db.kysely, JOBS, 'a', 'w1', LEASE_MS), true);
+      await assert.rejects(
+        beginJob(db.kysely, JOBS, 'b', 'w1', LEASE_MS, 'queued', {}),
+        /queued is not a leased state/,
+      );
+      assert.equal((await row('b'))?.job_state, 'queued');
     });
 
     test('lease rows: written only for a job that exists, one holder at a time, back-off respected', async () => {
