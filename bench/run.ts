@@ -9,10 +9,11 @@
  *               two workers), 100 concurrent instantiations, instance and op occ lists with 10,000 stored
  *   cli         `bosun --help`, `bosun version`, `bosun vnf list` against a server: median start-to-exit time
  *   fm          alarm list first page with 100,000 alarms stored; raiseAlarms batches of 1,000
+ *   fm-alerts   an Alertmanager webhook of 1,000 alerts: alarms committed and notifications queued, SQLite and PostgreSQL
  */
 import { spawnSync } from 'node:child_process';
 
-const SUITES = ['foundation', 'vnfd', 'packages', 'notify', 'lcm', 'cli', 'fm'];
+const SUITES = ['foundation', 'vnfd', 'packages', 'notify', 'lcm', 'cli', 'fm', 'fm-alerts'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !SUITES.includes(w));
 if (unknown.length) {
