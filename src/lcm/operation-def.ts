@@ -7,6 +7,7 @@
  */
 
 import type { Config } from '../config/load.ts';
+import type { SealedSshSecrets } from '../drivers/mgmt/ssh/ssh-secrets.ts';
 import type { ResourceDelta } from '../grant/grant-request.ts';
 import type { Operation } from '../sol/lcm-operations.ts';
 import type { Executor } from '../store/db/transaction.ts';
@@ -28,6 +29,8 @@ export type AcceptFacts = {
   scalesIn?: boolean;
   /** The VIM connections the request adds (null: removes), their credentials sealed. */
   vimConnectionInfo?: Record<string, StoredVimConnection | null>;
+  /** The secrets of additionalParams.ssh, sealed (taken out of the params the op occ shows). */
+  sshSecrets?: SealedSshSecrets;
 };
 
 /** A package as LCM needs it: identity, states, VNFD model. */

@@ -7,6 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/load.ts';
+import { checkBuiltinParams } from '../drivers/mgmt/builtin/registry.ts';
+import { sealSshSecrets } from '../drivers/mgmt/ssh/ssh-secrets.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { Operation } from '../sol/lcm-operations.ts';
 import { ApiError } from '../sol/problem.ts';
@@ -200,6 +202,12 @@ export async function startOperation(
     if (sealed) {
       params.vimConnectionInfo = sealed.redacted;
       facts.vimConnectionInfo = sealed.stored;
+    }
+    checkBuiltinParams(params.additionalParams);
+    const ssh = sealSshSecrets(svc.box, params.additionalParams as Record<string, unknown> | undefined);
+    if (ssh) {
+      params.additionalParams = ssh.additionalParams;
+      facts.sshSecrets = ssh.sealed;
     }
     const now = nowIso();
     const record: OpOccRecord = {

@@ -1,7 +1,9 @@
 /**
  * Management-driver hooks: a VNFD flavour's Vnflcm interface operations (`instantiate_start`,
- * `scale_end`, `heal_rollback_start`, …) run as subprocesses around the infra work, always in the
- * sandbox (sandbox.ts) and only as the operator's policy allows (hook-policy.ts).
+ * `scale_end`, `heal_rollback_start`, …) run around the infra work. An artifact that is a path on
+ * the VNFM host selects a built-in driver (builtin/registry.ts), run in Bosun's process; a script
+ * of the package runs as a subprocess, always in the sandbox (sandbox.ts) and only as the
+ * operator's policy allows (hook-policy.ts).
  *
  * The hook's artifact is copied out of the package zip into a private folder (bound read-only at
  * /hook); it runs by its shebang, else with the interpreter its artifact type or extension names
@@ -22,6 +24,7 @@ import { packageBlobKey } from '../../packages/package-record.ts';
 import type { BlobStore } from '../../store/blobs/blob-store.ts';
 import { openZipPackage } from '../../vnfd/csar/zip-reader.ts';
 import type { Flavour, LcmOperation } from '../../vnfd/model/vnfd.ts';
+import { BuiltinHookError, runBuiltinHook } from './builtin/run-builtin.ts';
 import { HOOK_CONTRACT_VERSION, type HookInput, type HookOutput } from './hook-contract.ts';
 import { checkHookOutput } from './hook-output.ts';
 import { type HookPolicy, policyRefusal } from './hook-policy.ts';
@@ -35,6 +38,7 @@ import {
   sandboxArgs,
   spawnSandbox,
 } from './sandbox.ts';
+import type { SshSecrets } from './ssh/ssh-params.ts';
 
 const EXCERPT = 2048;
 
@@ -53,6 +57,8 @@ export interface HookCall {
   flavour: Flavour;
   vnfPkgId: string;
   input: HookInput;
+  /** The request's SSH secrets, opened: given to built-in drivers only, never to a package script. */
+  secrets?: SshSecrets;
   signal: AbortSignal;
 }
 
@@ -128,11 +134,20 @@ export class HookRunner {
     const op = findHook(call.flavour, call.hook);
     if (!op?.artifact) return { ran: false };
     if (op.artifact.kind === 'host-path') {
-      throw new HookError(
-        call.hook,
-        `Hook ${call.hook}: its artifact ${op.artifact.name} is ${op.artifact.path}, a path on the VNFM host rather than a file of the package; Bosun runs only scripts the package carries — ship the script in the package and reference it relative to the VNFD.`,
-        { artifact: op.artifact.path },
-      );
+      const started = Date.now();
+      try {
+        const output = await runBuiltinHook({
+          hook: call.hook,
+          path: op.artifact.path,
+          input: call.input,
+          secrets: call.secrets ?? {},
+          signal: call.signal,
+        });
+        return { ran: true, output, durationMs: Date.now() - started };
+      } catch (err) {
+        if (err instanceof BuiltinHookError) throw new HookError(call.hook, err.message, err.facts);
+        throw err;
+      }
     }
     const artifact = op.artifact.path;
     const facts = { hook: call.hook, artifact };

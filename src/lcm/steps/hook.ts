@@ -9,6 +9,7 @@ import {
   type HookVnfInstance,
 } from '../../drivers/mgmt/hook-contract.ts';
 import { findHook, HookError } from '../../drivers/mgmt/hook-runner.ts';
+import { openSshSecrets } from '../../drivers/mgmt/ssh/ssh-secrets.ts';
 import type { ResourceChanges } from '../../sol/instance-model.ts';
 import { ApiError } from '../../sol/problem.ts';
 import { splitSecrets } from '../../vims/connection-info.ts';
@@ -88,6 +89,10 @@ export async function runHook(run: Run, hook: string, phase: HookPhase): Promise
     flavour: run.flavour,
     vnfPkgId: change ? run.target.id : run.pkg.id,
     signal: run.control.signal,
+    // Only a built-in driver (an artifact on the VNFM host) gets the request's SSH secrets.
+    ...(findHook(run.flavour, hook)?.artifact?.kind === 'host-path'
+      ? { secrets: openSshSecrets(run.deps.box, run.progress.outputs.accept?.sshSecrets) }
+      : {}),
     input: {
       contractVersion: HOOK_CONTRACT_VERSION,
       operation: hook,

@@ -1,0 +1,54 @@
+/**
+ * Running a hook of a built-in driver: the driver the host-path artifact names (registry.ts),
+ * its method for the hook (none: nothing to do), its answer checked against the hook contract as
+ * a script's is. Its failures become the hook's error, with the facts the driver gave (node,
+ * command, output) for the op occ.
+ */
+import type { HookInput, HookOutput } from '../hook-contract.ts';
+import { checkHookOutput } from '../hook-output.ts';
+import type { SshSecrets } from '../ssh/ssh-params.ts';
+import { BuiltinDriverError, type BuiltinHookName } from './driver.ts';
+import { builtinFor } from './registry.ts';
+
+export class BuiltinHookError extends Error {
+  readonly facts: Record<string, unknown>;
+  constructor(message: string, facts: Record<string, unknown>) {
+    super(message);
+    this.name = 'BuiltinHookError';
+    this.facts = facts;
+  }
+}
+
+export async function runBuiltinHook(call: {
+  hook: string;
+  path: string;
+  input: HookInput;
+  secrets: SshSecrets;
+  signal: AbortSignal;
+}): Promise<HookOutput> {
+  const found = builtinFor(call.path);
+  const facts = { hook: call.hook, artifact: call.path };
+  if ('unknown' in found) throw new BuiltinHookError(`Hook ${call.hook}: ${found.unknown}.`, facts);
+  const driver = found.driver;
+  const method = driver.hooks[call.hook as BuiltinHookName];
+  if (!method) return {};
+  const named = { ...facts, driver: driver.name };
+  let output: HookOutput;
+  try {
+    output = await method({ input: call.input, secrets: call.secrets, signal: call.signal });
+  } catch (err) {
+    if (err instanceof BuiltinDriverError)
+      throw new BuiltinHookError(`Hook ${call.hook} (built-in driver ${driver.name}): ${err.message}`, {
+        ...named,
+        ...err.facts,
+      });
+    throw err;
+  }
+  const checked = checkHookOutput(output);
+  if ('problem' in checked)
+    throw new BuiltinHookError(
+      `Hook ${call.hook} (built-in driver ${driver.name}): ${checked.problem}.`,
+      named,
+    );
+  return checked.output;
+}
