@@ -149,6 +149,11 @@ for (const dialect of DIALECTS) {
     });
     const vnfcs = async (id: string) =>
       ((await getInstance(server.url, id)).instantiatedVnfInfo?.vnfcResourceInfo ?? []) as Vnfc[];
+    /** The simulated VIM's server ids of an instance. */
+    const simServers = async (instanceId: string) =>
+      (await http<{ id: string }[]>(server.url, 'GET', `/bosun/v1/sim/servers?instanceId=${instanceId}`)).body
+        .map((s) => s.id)
+        .sort();
     const opTask = (id: string, name: string) =>
       http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/${name}`, { headers: H });
 
@@ -233,7 +238,7 @@ for (const dialect of DIALECTS) {
         outputs: { accept: { sshSecrets: { password: string } } };
       };
       assert.match(progress.outputs.accept.sshSecrets.password, /^v1\./);
-      const servers = (await vnfcs(inst.id)).map((v) => v.computeResource.resourceId).sort();
+      const servers = await simServers(inst.id);
       assert.equal(servers.length, 2);
       writeFileSync(join(user.home, marker), '');
       assert.equal((await opTask(failed.id, 'retry')).status, 202);
@@ -241,6 +246,7 @@ for (const dialect of DIALECTS) {
       assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
       const after = await vnfcs(inst.id);
       // The retry resumed at the hook: the same servers, not built again.
+      assert.deepEqual(await simServers(inst.id), servers);
       assert.deepEqual(after.map((v) => v.computeResource.resourceId).sort(), servers);
       for (const vnfc of after) assert.equal(vnfc.metadata?.sshCommand?.stdout, 'checking\nok\n');
     });
