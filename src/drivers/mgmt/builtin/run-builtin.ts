@@ -8,7 +8,7 @@ import type { HookInput, HookOutput } from '../hook-contract.ts';
 import { checkHookOutput } from '../hook-output.ts';
 import type { SshSecrets } from '../ssh/ssh-params.ts';
 import { BuiltinDriverError, type BuiltinHookName } from './driver.ts';
-import { builtinFor } from './registry.ts';
+import { type BuiltinLookup, builtinFor } from './registry.ts';
 
 export class BuiltinHookError extends Error {
   readonly facts: Record<string, unknown>;
@@ -25,8 +25,10 @@ export async function runBuiltinHook(call: {
   input: HookInput;
   secrets: SshSecrets;
   signal: AbortSignal;
+  /** Which driver the path names (the registry's table; a test may give its own). */
+  lookup?: (path: string) => BuiltinLookup;
 }): Promise<HookOutput> {
-  const found = builtinFor(call.path);
+  const found = (call.lookup ?? builtinFor)(call.path);
   const facts = { hook: call.hook, artifact: call.path };
   if ('unknown' in found) throw new BuiltinHookError(`Hook ${call.hook}: ${found.unknown}.`, facts);
   const driver = found.driver;
