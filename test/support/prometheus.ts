@@ -8,8 +8,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './ports.ts';
 import { tempDir } from './temp.ts';
 
 export interface Monitor {
@@ -29,18 +29,6 @@ export interface Monitor {
 
 const PROMETHEUS = '/usr/bin/prometheus';
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
-
-/** A port free on loopback now (the OS's choice; taken at once by the process we start). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 const children: ChildProcess[] = [];
 process.once('exit', () => {

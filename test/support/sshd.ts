@@ -9,8 +9,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './ports.ts';
 import { tempDir } from './temp.ts';
 
 const SSHD = '/usr/sbin/sshd';
@@ -85,18 +85,6 @@ export function sshUser(): SshUser {
     home,
   };
   return user;
-}
-
-/** A port free on loopback now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** A loopback address of its own (127.x.y.z, not 127.0.0.1), for one node. */

@@ -16,15 +16,9 @@ import { after, before, describe, test } from 'node:test';
 import { knownFingerprint } from '../../../src/drivers/mgmt/ssh/host-keys.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
+import { freePort } from '../../support/ports.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
-import {
-  freePort,
-  loopbackAddress,
-  type Sshd,
-  type SshUser,
-  sshUser,
-  startSshd,
-} from '../../support/sshd.ts';
+import { loopbackAddress, type Sshd, type SshUser, sshUser, startSshd } from '../../support/sshd.ts';
 import { onboard } from '../vnfpkgm/support.ts';
 import { TEST_HOOK_SCRIPT } from './hook-package.ts';
 import {

@@ -12,14 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { knownFingerprint } from '../../../../src/drivers/mgmt/ssh/host-keys.ts';
 import { connectSsh, SshError, type SshOptions } from '../../../../src/drivers/mgmt/ssh/ssh-session.ts';
-import {
-  freePort,
-  loopbackAddress,
-  type Sshd,
-  type SshUser,
-  sshUser,
-  startSshd,
-} from '../../../support/sshd.ts';
+import { freePort } from '../../../support/ports.ts';
+import { loopbackAddress, type Sshd, type SshUser, sshUser, startSshd } from '../../../support/sshd.ts';
 
 const options = (over: Partial<SshOptions> = {}): SshOptions => ({
   hostKeyPolicy: 'accept-new',
