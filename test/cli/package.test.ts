@@ -56,7 +56,7 @@ describe('bosun package', () => {
       assert.match(lenient.stdout, /: warning TOSCA_ARTIFACT_HOST_PATH: .*\/opt\/stack\/tacker\//);
       assert.match(
         lenient.stdout,
-        /^ {2}host path {2}\/opt\/stack\/tacker\/\S+ cannot run \(hooks .*instantiate_start/m,
+        /^ {2}host path {2}\/opt\/stack\/tacker\/\S+\/vnflcm_noop\.py: built-in driver noop \(hooks .*instantiate_start/m,
       );
       const strict = await bosun(['package', 'lint', '--strict', file.path]);
       assert.equal(strict.code, 1);

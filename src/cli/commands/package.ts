@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { builtinFor } from '../../drivers/mgmt/builtin/registry.ts';
 import type { Vnfd } from '../../vnfd/model/vnfd.ts';
 import { CliError, emit, printJson } from '../output.ts';
 import { registerPackageApi } from './package-api.ts';
@@ -44,8 +45,14 @@ function summary(vnfd: Vnfd): string[] {
       if (o.artifact?.kind === 'host-path')
         onHost.set(o.artifact.path, [...(onHost.get(o.artifact.path) ?? []), o.name]);
     }
-    for (const [path, names] of onHost)
-      lines.push(`  host path  ${path} cannot run (hooks ${names.join(', ')})`);
+    for (const [path, names] of onHost) {
+      const found = builtinFor(path);
+      lines.push(
+        'driver' in found
+          ? `  host path  ${path}: built-in driver ${found.driver.name} (hooks ${names.join(', ')})`
+          : `  host path  ${path} cannot run: no built-in driver has that file name (hooks ${names.join(', ')})`,
+      );
+    }
   }
   for (const image of vnfd.softwareImages) {
     lines.push(

@@ -138,7 +138,7 @@ function artifactPath(file: string, what: string, loc: Location, ctx: SectionCon
     if (isHostPath(file, ctx.files)) {
       ctx.diags.tolerated(
         'TOSCA_ARTIFACT_HOST_PATH',
-        `${what}: ${file} is an absolute path on the VNFM host, not a file of the package; Bosun cannot run it, so an operation that reaches it fails — ship the file in the package and give its path relative to the template`,
+        `${what}: ${file} is an absolute path on the VNFM host, not a file of the package; Bosun runs it only when its file name names one of Bosun's built-in management drivers, otherwise an operation that reaches it fails — to run your own, ship the file in the package and give its path relative to the template`,
         loc,
       );
       return file;
