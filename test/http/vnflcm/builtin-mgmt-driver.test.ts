@@ -10,6 +10,7 @@
  * in the clear; bad parameters are refused before any work.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -28,6 +29,7 @@ import {
   INSTANTIATE,
   MAIN_SAMPLE,
   runTask,
+  startTask,
   V2,
   waitOpOcc,
 } from './lcm-support.ts';
@@ -269,6 +271,38 @@ for (const dialect of DIALECTS) {
         instantiate({ hostKeyPolicy: 'strict', knownHosts }, { command: 'true' }),
       );
       assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
+    });
+
+    test('a FORCEFUL cancel while the command runs kills it on the node and leaves FAILED_TEMP', async () => {
+      const marker = `sleep 3${Math.floor(Math.random() * 9)}`;
+      const running = () =>
+        execFileSync('ps', ['-e', '-o', 'user:32=,args='])
+          .toString()
+          .split('\n')
+          .filter((p) => p.startsWith(`${user.name} `) && p.includes(marker));
+      const inst = await createInstance(server.url, vnfdId);
+      const id = await startTask(server.url, inst.id, 'instantiate', instantiate({}, { command: marker }));
+      while (running().length === 0) {
+        const now = await waitOpOcc(server.url, id, ['PROCESSING', 'FAILED_TEMP', 'COMPLETED']);
+        assert.equal(now.operationState, 'PROCESSING', JSON.stringify(now.error));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(
+        (
+          await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/cancel`, {
+            headers: H,
+            body: { cancelMode: 'FORCEFUL' },
+          })
+        ).status,
+        202,
+      );
+      const cancelled = await waitOpOcc(server.url, id);
+      assert.equal(cancelled.operationState, 'FAILED_TEMP');
+      assert.equal(cancelled.error?.step, 'end-hook');
+      assert.match(cancelled.error?.detail ?? '', /was cancelled/);
+      assert.deepEqual(running(), []);
+      assert.equal((await opTask(id, 'rollback')).status, 202);
+      assert.equal((await waitOpOcc(server.url, id)).operationState, 'ROLLED_BACK');
     });
 
     test('a VNFD naming a driver Bosun does not have: the op occ error names the path', async () => {
