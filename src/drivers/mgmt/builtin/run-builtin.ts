@@ -10,6 +10,17 @@ import type { SshSecrets } from '../ssh/ssh-params.ts';
 import { BuiltinDriverError, type BuiltinHookName } from './driver.ts';
 import { type BuiltinLookup, builtinFor } from './registry.ts';
 
+/** Text kept of each fact in the op occ's error (the tail: where a command's failure shows). */
+const EXCERPT = 2048;
+
+const excerpts = (facts: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(facts).map(([k, v]) => [
+      k,
+      typeof v === 'string' && v.length > EXCERPT ? `…${v.slice(-EXCERPT)}` : v,
+    ]),
+  );
+
 export class BuiltinHookError extends Error {
   readonly facts: Record<string, unknown>;
   constructor(message: string, facts: Record<string, unknown>) {
@@ -42,7 +53,7 @@ export async function runBuiltinHook(call: {
     if (err instanceof BuiltinDriverError)
       throw new BuiltinHookError(`Hook ${call.hook} (built-in driver ${driver.name}): ${err.message}`, {
         ...named,
-        ...err.facts,
+        ...excerpts(err.facts),
       });
     throw err;
   }

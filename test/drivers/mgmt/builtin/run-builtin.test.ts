@@ -1,8 +1,9 @@
 /**
  * Running a built-in driver's hook on its own: the driver the host path names gets the
  * contract's input, the request's opened secrets and the operation's signal; a hook it does not
- * implement does nothing; its answer is checked against the contract as a script's; its failure carries the facts it gave; the registry maps Tacker's and Bosun's file
- * names and refuses others by name.
+ * implement does nothing; its answer is checked against the contract as a script's; its failure
+ * carries the facts it gave (long ones as their tail); the registry maps Tacker's and Bosun's
+ * file names and refuses others by name.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -32,7 +33,11 @@ describe('built-in driver runtime', () => {
       // Not the contract's shape: an unknown key.
       heal_start: async () => ({ vnfInstance: { metadata: {} }, bogus: 1 }) as never,
       scale_start: async () => {
-        throw new BuiltinDriverError('node n1: drain failed', { host: '10.0.0.5', stderr: 'timed out' });
+        throw new BuiltinDriverError('node n1: drain failed', {
+          host: '10.0.0.5',
+          stderr: 'timed out',
+          stdout: `${'x'.repeat(5000)}end`,
+        });
       },
     },
   };
@@ -77,6 +82,8 @@ describe('built-in driver runtime', () => {
         driver: 'probe',
         host: '10.0.0.5',
         stderr: 'timed out',
+        // Long output is kept as its tail.
+        stdout: `…${'x'.repeat(2045)}end`,
       });
       return true;
     });
