@@ -1,6 +1,6 @@
 /**
  * What happens to an alarm: raised (or refreshed: deduplicated by the source's fingerprint),
- * cleared, acknowledged and escalated. Each change and its notification commit in one
+ * acknowledged and escalated (cleared: clear.ts). Each change and its notification commit in one
  * transaction, so a subscriber hears of exactly the changes that happened.
  *
  * Raising a fingerprint that has an open alarm in the project updates that alarm: only a change
@@ -10,7 +10,6 @@
  * changes of the fault), escalation does.
  */
 import { randomUUID } from 'node:crypto';
-import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
 import { ApiError, conflict, notFound, unprocessable } from '../sol/problem.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
@@ -23,9 +22,9 @@ import {
   type RaiseAlarmInput,
   type RaisedSeverity,
 } from './model.ts';
-import { clearedNotice, notifyAlarm, raisedNotice, sendNotices } from './notify.ts';
+import { notifyAlarm, raisedNotice, sendNotices } from './notify.ts';
 import { alarmFromRow, alarmToRow, findAlarm, findOpenAlarm, saveAlarm } from './store.ts';
-import { type AlarmSubject, findAlarmSubject, subjectFacts } from './subject.ts';
+import { type AlarmSubject, findAlarmSubject } from './subject.ts';
 
 /** What raising one input did: a new alarm, a change of the open one, nothing new, or refused. */
 export type RaiseOutcome =
@@ -286,69 +285,6 @@ async function raiseOne(
     return { change: 'updated', alarm };
   }
   throw conflict(`Alarm ${input.fingerprint} is being changed by others; raise it again.`);
-}
-
-/** Which alarm to clear: by id, or the open alarm of a source's fingerprint on an instance. */
-export type ClearSelector = ({ id: string } | { managedObjectId: string; fingerprint: string }) & {
-  /** When the fault ended (the alert's endsAt); default: now. */
-  clearedTime?: string;
-};
-
-/** Clears the selected alarms in one transaction; the alarms cleared (already cleared or unknown: left out). */
-export function clearAlarms(db: Database, selectors: readonly ClearSelector[]): Promise<AlarmRecord[]> {
-  return inTransaction(db, (trx) => clearAlarmsIn(trx, selectors));
-}
-
-/** Clears one alarm; undefined when there is no open alarm to clear. */
-export async function clearAlarm(db: Database, selector: ClearSelector): Promise<AlarmRecord | undefined> {
-  return (await clearAlarms(db, [selector]))[0];
-}
-
-/** clearAlarms in the caller's transaction; the notifications are written together. */
-export async function clearAlarmsIn(
-  trx: Executor,
-  selectors: readonly ClearSelector[],
-  options: ChangeOptions = {},
-): Promise<AlarmRecord[]> {
-  const cleared: AlarmRecord[] = [];
-  const facts = new Map<string, VnfInstanceFacts>();
-  const notices = [];
-  for (const selector of selectors) {
-    const current = await findOpenBySelector(trx, selector);
-    if (!current) continue;
-    const now = nowIso();
-    const when = selector.clearedTime && Date.parse(selector.clearedTime);
-    const alarm: AlarmRecord = {
-      ...current,
-      alarmClearedTime: when ? new Date(when).toISOString() : now,
-      alarmChangedTime: now,
-      version: current.version + 1,
-    };
-    // Cleared by someone else meanwhile: nothing left to do.
-    if (!(await saveAlarm(trx, alarm, current.version))) continue;
-    cleared.push(alarm);
-    if (options.notify === false) continue;
-    let instance = facts.get(alarm.managedObjectId);
-    if (!instance) {
-      instance = await subjectFacts(trx, alarm.managedObjectId);
-      facts.set(alarm.managedObjectId, instance);
-    }
-    notices.push(clearedNotice(alarm, instance));
-  }
-  await sendNotices(trx, notices);
-  return cleared;
-}
-
-async function findOpenBySelector(trx: Executor, selector: ClearSelector): Promise<AlarmRecord | undefined> {
-  let query = trx.selectFrom('alarms').selectAll().where('alarm_cleared_time', 'is', null);
-  query =
-    'id' in selector
-      ? query.where('id', '=', selector.id)
-      : query
-          .where('managed_object_id', '=', selector.managedObjectId)
-          .where('fingerprint', '=', selector.fingerprint);
-  const row = await query.executeTakeFirst();
-  return row && alarmFromRow(row);
 }
 
 export interface AlarmChangeRequest {

@@ -24,16 +24,13 @@
 export {
   type AlarmChangeRequest,
   ackAlarm,
-  type ClearSelector,
-  clearAlarm,
-  clearAlarms,
-  clearAlarmsIn,
   escalateAlarm,
   type RaiseOutcome,
   raiseAlarm,
   raiseAlarms,
   raiseAlarmsIn,
 } from './alarms.ts';
+export { type ClearSelector, clearAlarm, clearAlarms, clearAlarmsIn } from './clear.ts';
 export {
   ACK_STATES,
   type AckState,

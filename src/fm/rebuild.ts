@@ -9,7 +9,8 @@
  */
 import type { Database } from '../store/db/database.ts';
 import { inTransaction } from '../store/db/transaction.ts';
-import { type ClearSelector, clearAlarmsIn, type RaiseOutcome, raiseAlarmsIn } from './alarms.ts';
+import { type RaiseOutcome, raiseAlarmsIn } from './alarms.ts';
+import { type ClearSelector, clearAlarmsIn } from './clear.ts';
 import type { RaiseAlarmInput } from './model.ts';
 import { notifyRebuilt } from './notify.ts';
 

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
   ackAlarm,
+  type ClearSelector,
   clearAlarm,
+  clearAlarms,
   escalateAlarm,
   findAlarm,
   raiseAlarm,
@@ -207,6 +209,69 @@ for (const dialect of DIALECTS) {
         outcomes.slice(0, 1).flatMap((o) => (o.ok ? [o.alarm.id, o.alarm.id, o.alarm.id] : [])),
         'in the order of the inputs',
       );
+    });
+
+    test('a batch clears 1,200 alarms by id and by fingerprint, each at its time and once, in the order of its selectors, with their notifications', async () => {
+      const open = await db.kysely
+        .selectFrom('alarms')
+        .select(['id', 'fingerprint'])
+        .where('fingerprint', 'like', 'bulk-%')
+        .where('alarm_cleared_time', 'is', null)
+        .execute();
+      const idOf = (i: number) => open.find((a) => a.fingerprint === `bulk-${i}`)?.id ?? `missing-${i}`;
+      await ackAlarm(db, { id: idOf(7), project: undefined, ackState: 'ACKNOWLEDGED' });
+      await clearAlarm(db, { id: idOf(9) });
+      await newRows();
+      const start = new Date().toISOString();
+      const selectors: ClearSelector[] = Array.from({ length: 1200 }, (_, i) =>
+        i % 2
+          ? { id: idOf(i) }
+          : {
+              managedObjectId: instance,
+              fingerprint: `bulk-${i}`,
+              clearedTime: `2026-11-25T10:${String(i % 60).padStart(2, '0')}:00Z`,
+            },
+      ).reverse();
+      selectors.push(
+        { id: idOf(0), clearedTime: '2026-01-01T00:00:00Z' },
+        { id: 'no-such-alarm' },
+        { managedObjectId: instance, fingerprint: 'no-such-fingerprint' },
+      );
+
+      const cleared = await clearAlarms(db, selectors);
+      const expected = Array.from({ length: 1200 }, (_, i) => 1199 - i).filter((i) => i !== 9);
+      assert.deepEqual(
+        cleared.map((a) => a.fingerprint),
+        expected.map((i) => `bulk-${i}`),
+        'each open alarm once, in the order of the selectors; the cleared one and unknown ones left out',
+      );
+      const byFingerprint = new Map(cleared.map((a) => [a.fingerprint, a]));
+      assert.equal(
+        byFingerprint.get('bulk-0')?.alarmClearedTime,
+        '2026-11-25T10:00:00.000Z',
+        'the first selector wins',
+      );
+      assert.equal(byFingerprint.get('bulk-2')?.alarmClearedTime, '2026-11-25T10:02:00.000Z');
+      assert.ok((byFingerprint.get('bulk-1')?.alarmClearedTime ?? '') >= start, 'no time given: now');
+      assert.equal(
+        byFingerprint.get('bulk-7')?.ackState,
+        'ACKNOWLEDGED',
+        'the stored alarm is what was cleared',
+      );
+      assert.equal(byFingerprint.get('bulk-7')?.version, 3);
+      assert.ok(cleared.every((a) => a.alarmChangedTime && (a.fingerprint === 'bulk-7' || a.version === 2)));
+      assert.deepEqual(await findAlarm(db.kysely, idOf(2)), byFingerprint.get('bulk-2'));
+
+      const rows = await newRows();
+      assert.equal(rows.length, 1199 * 4);
+      assert.ok(rows.every((r) => r.notificationType === 'AlarmClearedNotification'));
+      assert.deepEqual(who(rows.slice(0, 4)), ['all', 'byInstance', 'byVnfd', 'clearedOnly']);
+      assert.deepEqual(
+        [...new Set(rows.map((r) => r.payload.alarmId))],
+        cleared.map((a) => a.id),
+      );
+      assert.deepEqual(await clearAlarms(db, selectors), [], 'nothing left to clear');
+      assert.deepEqual(await newRows(), []);
     });
 
     test('alarms raised in a transaction that fails leave no alarm and no notification', async () => {

@@ -14,8 +14,8 @@
 import { Value } from '@sinclair/typebox/value';
 import type { VnfInstanceRecord } from '../../lcm/model.ts';
 import { EVENT_TYPES, FAULTY_RESOURCE_TYPES } from '../../notify/fm-filter.ts';
-import type { ClearSelector } from '../alarms.ts';
 import type { HealScope } from '../autoheal/queue.ts';
+import type { ClearSelector } from '../clear.ts';
 import { RAISED_SEVERITIES, type RaiseAlarmInput } from '../model.ts';
 import { matchVnfc } from './vnfc-match.ts';
 import { type Alert, AlertSchema } from './webhook.ts';

@@ -11,8 +11,9 @@ import type { VnfInstanceRecord } from '../../lcm/model.ts';
 import { LCM_STORES } from '../../lcm/store.ts';
 import type { Database } from '../../store/db/database.ts';
 import { type Executor, inTransaction } from '../../store/db/transaction.ts';
-import { type ClearSelector, clearAlarmsIn, raiseAlarmsIn } from '../alarms.ts';
+import { raiseAlarmsIn } from '../alarms.ts';
 import { queueAutoHeal } from '../autoheal/queue.ts';
+import { clearAlarmsIn } from '../clear.ts';
 import { type AlertAction, AlertRefused, alertInstanceId, checkAlert, mapAlert } from './map-alert.ts';
 
 export interface AlertBatch {
@@ -46,35 +47,6 @@ async function findInstance(db: Executor, id: string): Promise<VnfInstanceRecord
     if (found) return found;
   }
   return undefined;
-}
-
-type FingerprintClear = ClearSelector & { managedObjectId: string; fingerprint: string };
-
-/**
- * The open alarms the resolved alerts name, as id selectors: one query per instance and 500
- * fingerprints rather than one per alert (a resolved storm clears a thousand alarms at once).
- */
-async function byAlarmId(trx: Executor, clears: readonly FingerprintClear[]): Promise<ClearSelector[]> {
-  const selectors: ClearSelector[] = [];
-  const byInstance = Map.groupBy(clears, (c) => c.managedObjectId);
-  for (const [instanceId, wanted] of byInstance) {
-    const when = new Map(wanted.map((c) => [c.fingerprint, c.clearedTime]));
-    const fingerprints = [...when.keys()];
-    for (let i = 0; i < fingerprints.length; i += 500) {
-      const rows = await trx
-        .selectFrom('alarms')
-        .select(['id', 'fingerprint'])
-        .where('managed_object_id', '=', instanceId)
-        .where('fingerprint', 'in', fingerprints.slice(i, i + 500))
-        .where('alarm_cleared_time', 'is', null)
-        .execute();
-      for (const row of rows) {
-        const clearedTime = when.get(row.fingerprint);
-        selectors.push({ id: row.id, ...(clearedTime ? { clearedTime } : {}) });
-      }
-    }
-  }
-  return selectors;
 }
 
 export async function receiveAlerts(db: Database, config: Config, batch: AlertBatch): Promise<BatchResult> {
@@ -127,7 +99,7 @@ export async function receiveAlerts(db: Database, config: Config, batch: AlertBa
         result.healsQueued++;
     }
     const clears = actions.flatMap((a) => ('clear' in a.action ? [a.action.clear] : []));
-    result.cleared = (await clearAlarmsIn(trx, await byAlarmId(trx, clears))).length;
+    result.cleared = (await clearAlarmsIn(trx, clears)).length;
     result.refused.sort((a, b) => a.index - b.index);
     return result;
   });

@@ -11,8 +11,9 @@ import type { VnfInstanceRecord } from '../../lcm/model.ts';
 import type { Database } from '../../store/db/database.ts';
 import { inTransaction } from '../../store/db/transaction.ts';
 import type { VnfcHealth } from '../../vims/contract.ts';
-import { clearAlarmsIn, raiseAlarmsIn } from '../alarms.ts';
+import { raiseAlarmsIn } from '../alarms.ts';
 import { queueAutoHeal } from '../autoheal/queue.ts';
+import { clearAlarmsIn } from '../clear.ts';
 import type { RaiseAlarmInput } from '../model.ts';
 
 const PREFIX = 'vim-health:';
