@@ -84,7 +84,7 @@ export async function createRuntime(
   try {
     const keys = new ServerKeys(db, box);
     const blobs = createBlobStore(config);
-    const vimDrivers = await prepareVimDrivers(config, { db });
+    const vimDrivers = await prepareVimDrivers(config, { db, blobs });
     const vims = createVimAccess({ db, box, config, drivers: vimDrivers });
     // Roles all and worker run the jobs (onboarding, sweeps, LCM operations, delivery, fault
     // management); an api-only replica leaves them to workers.

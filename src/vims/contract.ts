@@ -116,6 +116,8 @@ export interface OperationContext {
   vnfd: import('../vnfd/model/vnfd.ts').Vnfd;
   flavourId: string;
   additionalParams?: Record<string, unknown>;
+  /** The VNF package `vnfd` comes from (drivers that upload its images read its blob). */
+  packageId?: string;
 }
 
 export interface InstantiatePlan {

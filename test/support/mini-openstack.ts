@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { OutboundPolicy } from '../../src/net/address-policy.ts';
 import type { VimConnection } from '../../src/vims/contract.ts';
+import { openStackClient } from '../../src/vims/drivers/openstack/client/client.ts';
 
 const run = promisify(execFile);
 
@@ -68,12 +69,30 @@ async function start(): Promise<MiniOpenStack> {
       region: env.OS_REGION_NAME ?? 'RegionOne',
     },
   });
-  return {
+  const cloud = {
     env,
     admin: connection(env.OS_USERNAME ?? 'admin', env.OS_PROJECT_NAME ?? 'admin'),
     demo: connection('demo', 'demo'),
     policy: new OutboundPolicy(['127.0.0.1', '::1', 'localhost']),
   };
+  await unlimitedQuotas(cloud);
+  return cloud;
+}
+
+/**
+ * Nova's default quotas (20 cores, 10 servers a project) would make tests running side by side
+ * fail on quota instead of on what they test (a full zone is Nova's scheduler's "No valid host").
+ */
+async function unlimitedQuotas(cloud: Omit<MiniOpenStack, never>): Promise<void> {
+  const admin = openStackClient(cloud.admin, cloud.policy);
+  for (const vim of [cloud.admin, cloud.demo]) {
+    const projectId = await openStackClient(vim, cloud.policy).projectId();
+    await admin.session.call('compute', `quota update of ${projectId}`, {
+      method: 'PUT',
+      path: `/os-quota-sets/${projectId}`,
+      json: { quota_set: { cores: -1, ram: -1, instances: -1 } },
+    });
+  }
 }
 
 /** A name prefix unique to a test run, for everything a test creates in the shared cloud. */

@@ -6,6 +6,7 @@ import { type Database, openDatabase } from '../../src/store/db/database.ts';
 import { migrate } from '../../src/store/db/migrate.ts';
 import { InfraError } from '../../src/vims/contract.ts';
 import { prepareVimDrivers, VimDriverTable } from '../../src/vims/drivers/index.ts';
+import { OPENSTACK_VIM_TYPES } from '../../src/vims/drivers/openstack/names.ts';
 import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
 import { createSimDriver } from '../../src/vims/drivers/sim/driver.ts';
 import { listHosts } from '../../src/vims/drivers/sim/inventory.ts';
@@ -36,8 +37,15 @@ for (const dialect of DIALECTS) {
         prepareVimDrivers(config, { db }),
         prepareVimDrivers(config, { db }),
       ]);
-      assert.deepEqual(drivers.vimTypes, [SIM_VIM_TYPE]);
+      assert.deepEqual(drivers.vimTypes, [SIM_VIM_TYPE, ...OPENSTACK_VIM_TYPES]);
       assert.ok(drivers.find(SIM_VIM_TYPE));
+      assert.ok(drivers.find('ETSINFV.OPENSTACK_KEYSTONE.V_3'), 'OpenStack, under its SOL003 type');
+      assert.equal(
+        drivers.find('openstack'),
+        drivers.find('ETSINFV.OPENSTACK_KEYSTONE.V_3'),
+        "and Tacker's legacy one",
+      );
+      assert.ok(drivers.describer('openstack'), 'which describes its VIMs');
       assert.ok((await listHosts(db)).length > 0, 'the topology is seeded');
       const vims = await listVims(db);
       assert.deepEqual(
@@ -50,7 +58,7 @@ for (const dialect of DIALECTS) {
     test('with sim.registerDefaultVim off the simulated VIM is served but not registered', async () => {
       const db = await freshDb();
       const drivers = await prepareVimDrivers(configWith(false), { db });
-      assert.deepEqual(drivers.vimTypes, [SIM_VIM_TYPE]);
+      assert.deepEqual(drivers.vimTypes, [SIM_VIM_TYPE, ...OPENSTACK_VIM_TYPES]);
       assert.ok((await listHosts(db)).length > 0, 'the topology is seeded');
       assert.deepEqual(await listVims(db), []);
     });
@@ -58,14 +66,14 @@ for (const dialect of DIALECTS) {
     test('a vimType no driver serves is an INVALID_REQUEST naming the served ones', async () => {
       const db = await freshDb();
       const drivers = await prepareVimDrivers(configWith(false), { db });
-      assert.equal(drivers.find('ETSINFV.OPENSTACK_KEYSTONE.V_3'), undefined);
+      assert.equal(drivers.find('ETSINFV.KUBERNETES.V_1'), undefined);
       assert.throws(
-        () => drivers.get('ETSINFV.OPENSTACK_KEYSTONE.V_3'),
+        () => drivers.get('ETSINFV.KUBERNETES.V_1'),
         (err: unknown) =>
           err instanceof InfraError &&
           err.code === 'INVALID_REQUEST' &&
-          err.message.includes('ETSINFV.OPENSTACK_KEYSTONE.V_3') &&
-          err.message.includes(`Bosun serves ${SIM_VIM_TYPE}`),
+          err.message.includes('ETSINFV.KUBERNETES.V_1') &&
+          err.message.includes(`Bosun serves ${SIM_VIM_TYPE}, ETSINFV.OPENSTACK_KEYSTONE.V_3, openstack`),
       );
     });
 

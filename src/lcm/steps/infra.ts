@@ -58,6 +58,7 @@ async function operationContext(run: Run): Promise<{ ctx: OperationContext; driv
     grant: grantedResources(run),
     signal: run.control.signal,
     vnfd: vnfdOf(run),
+    packageId: run.opOcc.operation === 'CHANGE_VNFPKG' ? run.target.id : run.pkg.id,
     flavourId: flavourOf(run).flavourId,
     additionalParams: additionalParams(run),
   };

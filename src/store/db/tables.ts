@@ -257,6 +257,20 @@ export interface SimImagesTable extends SimTagged {
   container_format: string;
 }
 
+/** An image in an OpenStack cloud's Glance used by an instance (migration 0011). */
+export interface OpenStackImagesTable {
+  /** The cloud and project: Keystone URL and project id. */
+  cloud: string;
+  image_id: string;
+  instance_id: string;
+  op_occ_id: string;
+  /** `<algorithm>:<hex>` of the package's image. */
+  checksum: string;
+  /** 1 when Bosun uploaded it (then it goes with its last instance). */
+  uploaded_by_bosun: number;
+  created_at: string;
+}
+
 /** One stack per VNF instance; `params` (JSON) is the instance-level state (flavour, scale status, ext VLs). */
 export interface SimStacksTable extends SimTagged {
   name: string;
@@ -426,4 +440,5 @@ export interface Tables {
   sim_journal: SimJournalTable;
   alarms: AlarmsTable;
   auto_heals: AutoHealsTable;
+  openstack_images: OpenStackImagesTable;
 }

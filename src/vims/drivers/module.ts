@@ -1,11 +1,14 @@
 /** What a driver folder under src/vims/drivers/ exports for the driver table (index.ts). */
 import type { Config } from '../../config/load.ts';
+import type { BlobStore } from '../../store/blobs/blob-store.ts';
 import type { Database } from '../../store/db/database.ts';
 import type { InfraDriver, VimConnection } from '../contract.ts';
 import type { VimDescription } from '../description.ts';
 
 export interface DriverDeps {
   db: Database;
+  /** Package blobs (drivers that upload a package's images to the VIM read them here). */
+  blobs?: BlobStore;
 }
 
 export interface DriverModule {

@@ -13,6 +13,7 @@ import * as lcm from './0007-lcm.ts';
 import * as lcmV1 from './0008-lcm-v1.ts';
 import * as opOccOrder from './0009-op-occ-order.ts';
 import * as alarms from './0010-alarms.ts';
+import * as openstackImages from './0011-openstack-images.ts';
 import * as nfvoPackages from './0012-nfvo-packages.ts';
 import * as placementAttempts from './0013-placement-attempts.ts';
 import * as autoHeals from './0014-auto-heals.ts';
@@ -29,6 +30,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-lcm-v1': lcmV1,
   '0009-op-occ-order': opOccOrder,
   '0010-alarms': alarms,
+  '0011-openstack-images': openstackImages,
   '0012-nfvo-packages': nfvoPackages,
   '0013-placement-attempts': placementAttempts,
   '0014-auto-heals': autoHeals,

@@ -7,20 +7,8 @@
  */
 import type { OutboundPolicy } from '../../../net/address-policy.ts';
 import type { VimConnection } from '../../contract.ts';
+import type { VimDescription } from '../../description.ts';
 import { openStackClient } from './client/client.ts';
-
-export interface VimHost {
-  name: string;
-  up: boolean;
-  vcpus: number;
-  vcpusUsed: number;
-  ramMb: number;
-  ramMbUsed: number;
-}
-
-export interface VimDescription {
-  zones: { name: string; hosts: VimHost[] }[];
-}
 
 /** Nova's zone of its control services, where nothing is placed. */
 const INTERNAL_ZONE = 'internal';

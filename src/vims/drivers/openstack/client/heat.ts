@@ -159,7 +159,7 @@ export class Heat {
     return found ? { ...found, name: found.stack_name } : undefined;
   }
 
-  /** Stacks carrying every tag given. */
+  /** Live stacks carrying every tag given. */
   async listStacks(filter: { tags?: string[] }, signal?: AbortSignal): Promise<Stack[]> {
     const r = await this.#s.call<{ stacks: Stack[] }>('orchestration', 'stack list', {
       method: 'GET',
@@ -167,7 +167,10 @@ export class Heat {
       query: { tags: filter.tags?.join(',') },
       signal,
     });
-    return r.data.stacks.map((s) => ({ ...s, name: s.stack_name }));
+    // A stack just deleted can still be listed a moment, DELETE_COMPLETE.
+    return r.data.stacks
+      .filter((s) => s.stack_status !== 'DELETE_COMPLETE')
+      .map((s) => ({ ...s, name: s.stack_name }));
   }
 
   /** The stack's resources, those of nested stacks down to `nestedDepth`, with their attributes. */

@@ -1,0 +1,59 @@
+/**
+ * Removes the instance's stack and everything in it (servers, ports, volumes, networks), then
+ * the images only it used that Bosun uploaded. Reports what was there before (for the
+ * resourceChanges of a terminate or a rollback). Idempotent: no stack, nothing to remove.
+ */
+import type { InstantiatedVnfInfo } from '../../../sol/instance-model.ts';
+import type { OperationContext } from '../../contract.ts';
+import type { OpenStackClient } from './client/client.ts';
+import { cloudKeyOf, type OpenStackDeps } from './deps.ts';
+import { releaseImages } from './images.ts';
+import { stackNameOf } from './names.ts';
+import { readInfo } from './read-info.ts';
+import { stackFailure } from './stack-failure.ts';
+import { stateOf } from './stack-state.ts';
+
+export async function removeStack(
+  client: OpenStackClient,
+  deps: OpenStackDeps,
+  ctx: OperationContext,
+  options: { imagesOfOpOcc?: string } = {},
+): Promise<InstantiatedVnfInfo | undefined> {
+  const name = stackNameOf(ctx.instanceId);
+  const found = await client.heat.findStack(name, ctx.signal);
+  let before: InstantiatedVnfInfo | undefined;
+  if (found) {
+    await client.heat.waitStack(found, { signal: ctx.signal });
+    const full = await client.heat.showStack(found, ctx.signal);
+    const state = full ? stateOf(full) : undefined;
+    if (full && state) before = await readInfo(client, full, state, ctx.vim.id, ctx.signal);
+    await client.heat.deleteStack(found, ctx.signal);
+    const done = await client.heat.waitStack(found, { signal: ctx.signal });
+    if (done && done.stack_status !== 'DELETE_COMPLETE') {
+      throw await stackFailure(client, done, state ?? emptyState(ctx.opOccId), ctx.signal);
+    }
+  }
+  await releaseImages(
+    client,
+    deps.db,
+    {
+      cloud: await cloudKeyOf(client, ctx.signal),
+      instanceId: ctx.instanceId,
+      opOccId: options.imagesOfOpOcc,
+    },
+    ctx.signal,
+  );
+  return before;
+}
+
+const emptyState = (opOccId: string) => ({
+  opOccId,
+  flavourId: '',
+  vnfcs: [],
+  virtualLinks: [],
+  extVirtualLinks: [],
+  extManagedVirtualLinks: [],
+  scaleStatus: [],
+  maxScaleLevels: [],
+  resources: {},
+});
