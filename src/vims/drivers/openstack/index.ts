@@ -6,9 +6,9 @@
  */
 import { OutboundPolicy } from '../../../net/address-policy.ts';
 import type { DriverModule } from '../module.ts';
-import { describeOpenStackVim } from './describe.ts';
 import { createOpenStackDriver } from './driver.ts';
 import { OPENSTACK_VIM_TYPES } from './names.ts';
+import { describeForRegistry } from './registry-describe.ts';
 
 export const openStackDriver: DriverModule = {
   vimTypes: OPENSTACK_VIM_TYPES,
@@ -19,5 +19,5 @@ export const openStackDriver: DriverModule = {
       policy: OutboundPolicy.fromConfig(config),
     });
   },
-  describe: (vim, config) => describeOpenStackVim(vim, OutboundPolicy.fromConfig(config)),
+  describe: (vim, config) => describeForRegistry(vim, config),
 };
