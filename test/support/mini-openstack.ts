@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { OutboundPolicy } from '../../src/net/address-policy.ts';
 import type { VimConnection } from '../../src/vims/contract.ts';
 import { openStackClient } from '../../src/vims/drivers/openstack/client/client.ts';
+import { describeOpenStackVim } from '../../src/vims/drivers/openstack/describe.ts';
 
 const run = promisify(execFile);
 
@@ -98,4 +99,21 @@ async function unlimitedQuotas(cloud: Omit<MiniOpenStack, never>): Promise<void>
 /** A name prefix unique to a test run, for everything a test creates in the shared cloud. */
 export function testPrefix(what: string): string {
   return `bosun-test-${what}-${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * The cloud's zones, the one with the most room first (the largest free vCPU and RAM on one of
+ * its hosts): other tests share the cloud, and a test that is not about a full zone places its
+ * servers where they fit.
+ */
+export async function zonesByRoom(cloud: MiniOpenStack): Promise<string[]> {
+  const { zones } = await describeOpenStackVim(cloud.admin, cloud.policy);
+  const room = (z: (typeof zones)[number]) =>
+    Math.max(
+      0,
+      ...z.hosts
+        .filter((h) => h.up)
+        .map((h) => Math.min(h.vcpus - h.vcpusUsed, (h.ramMb - h.ramMbUsed) / 512)),
+    );
+  return [...zones].sort((a, b) => room(b) - room(a)).map((z) => z.name);
 }

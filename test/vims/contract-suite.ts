@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test as nodeTest } from 'node:test';
+import { after, afterEach, before, describe, test as nodeTest } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import {
@@ -70,6 +70,8 @@ export interface ContractTarget {
   assets?: Pick<GrantedResources, 'softwareImages' | 'computeFlavours'>;
   /** A network of the VIM external VLs use (default: a made-up id, which the simulated VIM accepts). */
   extNetwork?: string;
+  /** Removes what a test's instances left (a shared real cloud has no room for every test's). */
+  cleanup?(instanceIds: string[]): Promise<void>;
 }
 
 /** What a driver does beyond instantiate and terminate, and the faults its VIM can be made to have. */
@@ -139,6 +141,11 @@ export function infraContractSuite(
       vnfd = await sampleVnfd(t.sample ?? MAIN_SAMPLE);
     });
     after(() => t.close());
+    /** Instances the running test created. */
+    const created: string[] = [];
+    afterEach(async () => {
+      await t.cleanup?.(created.splice(0));
+    });
     const test = (title: string, fn: () => Promise<void>) =>
       nodeTest(title, { timeout: scope.timeoutMs }, fn);
     /** Tests of operations the driver does not have are not part of its contract run. */
@@ -168,6 +175,7 @@ export function infraContractSuite(
       fields: Partial<OperationContext> = {},
     ) {
       const instanceId = randomUUID();
+      created.push(instanceId);
       const grant = grantFor(
         plan.vnfcs.map((v) => v.id),
         zone,

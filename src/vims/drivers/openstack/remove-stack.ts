@@ -13,6 +13,9 @@ import { readInfo } from './read-info.ts';
 import { stackFailure } from './stack-failure.ts';
 import { stateOf } from './stack-state.ts';
 
+/** Deletes tried before the failure is reported. */
+const DELETE_ATTEMPTS = 3;
+
 export async function removeStack(
   client: OpenStackClient,
   deps: OpenStackDeps,
@@ -27,8 +30,14 @@ export async function removeStack(
     const full = await client.heat.showStack(found, ctx.signal);
     const state = full ? stateOf(full) : undefined;
     if (full && state) before = await readInfo(client, full, state, ctx.vim.id, ctx.signal);
-    await client.heat.deleteStack(found, ctx.signal);
-    const done = await client.heat.waitStack(found, { signal: ctx.signal });
+    let done: Awaited<ReturnType<typeof client.heat.waitStack>>;
+    // Heat may fail a delete on an ordering race inside the cloud (a subnet whose ports are still
+    // going): what is left goes on the next try.
+    for (let attempt = 1; ; attempt++) {
+      await client.heat.deleteStack(found, ctx.signal);
+      done = await client.heat.waitStack(found, { signal: ctx.signal });
+      if (!done || done.stack_status === 'DELETE_COMPLETE' || attempt === DELETE_ATTEMPTS) break;
+    }
     if (done && done.stack_status !== 'DELETE_COMPLETE') {
       throw await stackFailure(client, done, state ?? emptyState(ctx.opOccId), ctx.signal);
     }

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InfraError } from '../../../contract.ts';
 import type { OpenStackSession } from './session.ts';
-import { recordServiceTime } from './timings.ts';
+import { waitOn } from './timings.ts';
 
 export interface StackRef {
   name: string;
@@ -250,16 +250,17 @@ export class Heat {
           { stack: ref.name },
         );
       }
-      const slept = performance.now();
+      // Waiting for Heat to finish is Heat's time, not Bosun's.
+      const done = waitOn('orchestration', 0);
       try {
         await sleep(interval, undefined, { signal: options.signal });
-        // Waiting for Heat to finish is Heat's time, not Bosun's.
-        recordServiceTime('orchestration', performance.now() - slept, 0);
       } catch {
         throw new InfraError(
           'CANCELLED',
           `Waiting for Heat stack ${ref.name} was cancelled (it is ${stack.stack_status}).`,
         );
+      } finally {
+        done();
       }
       interval = Math.min(interval * 1.5, 2000);
     }

@@ -12,7 +12,7 @@ import type { OpenStackCredentials } from './credentials.ts';
 import { SERVICE_NAMES, type ServiceType, statusError, transportError } from './errors.ts';
 import { AgentSet, exchange, type HttpResponse } from './http.ts';
 import { findEndpoint, parseToken, type Token, tokenRequest } from './keystone.ts';
-import { recordServiceTime } from './timings.ts';
+import { waitOn } from './timings.ts';
 
 export interface SessionLimits {
   /** A call silent this long fails (VIM_TIMEOUT). */
@@ -156,7 +156,7 @@ export class OpenStackSession {
       );
     }
     const addresses = await this.#checked(service, url);
-    const started = performance.now();
+    const done = waitOn(service);
     try {
       return await exchange(
         {
@@ -170,7 +170,7 @@ export class OpenStackSession {
     } catch (error) {
       throw transportError(service, name, error);
     } finally {
-      recordServiceTime(service, performance.now() - started);
+      done();
     }
   }
 
