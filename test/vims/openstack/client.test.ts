@@ -105,6 +105,69 @@ describe('OpenStack client on mini-openstack', () => {
     }
   });
 
+  test('an application credential authenticates on its own project, without a password', async () => {
+    const demo = openStackClient(cloud.demo, cloud.policy);
+    const token = await demo.session.token();
+    const created = await demo.session.call<{ application_credential: { id: string; secret: string } }>(
+      'identity',
+      'application credential create',
+      {
+        method: 'POST',
+        path: `/users/${token.userId}/application_credentials`,
+        json: { application_credential: { name: `${prefix}-appcred` } },
+      },
+    );
+    const { id, secret } = created.data.application_credential;
+    try {
+      const vim = {
+        ...cloud.demo,
+        accessInfo: { applicationCredentialId: id, applicationCredentialSecret: secret, region: 'RegionOne' },
+      };
+      const own = new OpenStackClient(openStackCredentials(vim), cloud.policy);
+      try {
+        const scoped = await own.session.token();
+        assert.equal(scoped.projectId, token.projectId);
+        assert.ok((await own.nova.flavors()).length > 0);
+      } finally {
+        own.close();
+      }
+    } finally {
+      await demo.session.call('identity', 'application credential delete', {
+        method: 'DELETE',
+        path: `/users/${token.userId}/application_credentials/${id}`,
+      });
+    }
+  });
+
+  test('Neutron: a network, its subnet and a port on it, listed and deleted', async () => {
+    const net = await client.neutron.createNetwork({ name: `${prefix}-net` });
+    try {
+      const subnet = await client.neutron.createSubnet({
+        name: `${prefix}-subnet`,
+        networkId: net.id,
+        cidr: '10.99.0.0/24',
+      });
+      const port = await client.neutron.createPort({ name: `${prefix}-port`, networkId: net.id });
+      assert.equal(port.fixed_ips[0]?.subnet_id, subnet.id);
+      assert.match(port.fixed_ips[0]?.ip_address ?? '', /^10\.99\.0\./);
+      assert.deepEqual(
+        (await client.neutron.ports({ network_id: net.id })).map((p) => p.id),
+        [port.id],
+      );
+      assert.deepEqual(
+        (await client.neutron.subnets({ network_id: net.id })).map((x) => x.cidr),
+        ['10.99.0.0/24'],
+      );
+      assert.equal((await client.neutron.network(net.id))?.name, `${prefix}-net`);
+      await client.neutron.deletePort(port.id);
+      assert.equal(await client.neutron.port(port.id), undefined);
+      await client.neutron.deleteSubnet(subnet.id);
+    } finally {
+      await client.neutron.deleteNetwork(net.id);
+    }
+    assert.equal(await client.neutron.network(net.id), undefined);
+  });
+
   test('wrong credentials: Keystone says so, the message names the call and never the password', async () => {
     const wrong = {
       ...cloud.demo,
