@@ -78,8 +78,16 @@ export interface ContractTarget {
 export interface SuiteScope {
   /** Per test (a real cloud takes its time; the default is the runner's). */
   timeoutMs?: number;
+  /** grantServerGroups: groups the grant makes of any VNFCs, whatever the VNFD's rules. */
   operations: ReadonlySet<
-    'vnfExtCp' | 'scale' | 'heal' | 'operate' | 'changeExtConn' | 'changeFlavour' | 'changeVnfpkg'
+    | 'vnfExtCp'
+    | 'scale'
+    | 'heal'
+    | 'operate'
+    | 'changeExtConn'
+    | 'changeFlavour'
+    | 'changeVnfpkg'
+    | 'grantServerGroups'
   >;
   faults: ReadonlySet<keyof ContractTarget['faults']>;
 }
@@ -94,6 +102,7 @@ export const FULL_SCOPE: SuiteScope = {
     'changeExtConn',
     'changeFlavour',
     'changeVnfpkg',
+    'grantServerGroups',
   ]),
   faults: new Set([
     'failCompute',
@@ -792,25 +801,32 @@ export function infraContractSuite(
       );
     });
 
-    test('server groups: affinity members share a host, anti-affinity members never do', async () => {
-      for (const policy of ['affinity', 'anti-affinity'] as const) {
-        const plan = instantiatePlan(vnfd);
-        const { instanceId, ctx } = prepared(plan);
-        const members = plan.vnfcs.map((v) => v.id);
-        ctx.grant.serverGroups = [{ id: `together-${policy}`, policy, members }];
-        const { instantiatedVnfInfo: info } = await t.driver.instantiate(ctx, plan);
-        assert.ok(info);
-        const hosts = (await t.driver.health(t.vim, instanceId, info)).map((h) => h.host);
-        assert.equal(hosts.length, members.length);
-        assert.ok(
-          hosts.every((h) => typeof h === 'string' && h.length > 0),
-          hosts.join(', '),
-        );
-        assert.equal(new Set(hosts).size, policy === 'affinity' ? 1 : members.length, `${policy}: ${hosts}`);
-        await t.driver.terminate(next(instanceId, info), { terminationType: 'FORCEFUL' });
-        assert.deepEqual(await t.resources(instanceId), []);
-      }
-    });
+    testIf('grantServerGroups')(
+      'server groups: affinity members share a host, anti-affinity members never do',
+      async () => {
+        for (const policy of ['affinity', 'anti-affinity'] as const) {
+          const plan = instantiatePlan(vnfd);
+          const { instanceId, ctx } = prepared(plan);
+          const members = plan.vnfcs.map((v) => v.id);
+          ctx.grant.serverGroups = [{ id: `together-${policy}`, policy, members }];
+          const { instantiatedVnfInfo: info } = await t.driver.instantiate(ctx, plan);
+          assert.ok(info);
+          const hosts = (await t.driver.health(t.vim, instanceId, info)).map((h) => h.host);
+          assert.equal(hosts.length, members.length);
+          assert.ok(
+            hosts.every((h) => typeof h === 'string' && h.length > 0),
+            hosts.join(', '),
+          );
+          assert.equal(
+            new Set(hosts).size,
+            policy === 'affinity' ? 1 : members.length,
+            `${policy}: ${hosts}`,
+          );
+          await t.driver.terminate(next(instanceId, info), { terminationType: 'FORCEFUL' });
+          assert.deepEqual(await t.resources(instanceId), []);
+        }
+      },
+    );
 
     test('zones lists where compute resources can go', async () => {
       const zones = await t.driver.zones(t.vim);
