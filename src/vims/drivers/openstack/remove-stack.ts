@@ -37,6 +37,7 @@ export async function removeStack(
       await client.heat.deleteStack(found, ctx.signal);
       done = await client.heat.waitStack(found, { signal: ctx.signal });
       if (!done || done.stack_status === 'DELETE_COMPLETE' || attempt === DELETE_ATTEMPTS) break;
+      await removeOrphanPorts(client, name, ctx.signal);
     }
     if (done && done.stack_status !== 'DELETE_COMPLETE') {
       throw await stackFailure(client, done, state ?? emptyState(ctx.opOccId), ctx.signal);
@@ -66,3 +67,18 @@ const emptyState = (opOccId: string) => ({
   maxScaleLevels: [],
   resources: {},
 });
+
+/**
+ * Ports of the stack Heat lost track of (named `<stack>-…` by Heat) that keep a subnet of the
+ * stack from going: deleted before the next try.
+ */
+async function removeOrphanPorts(
+  client: OpenStackClient,
+  stackName: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const ports = await client.neutron.ports({}, signal);
+  for (const port of ports.filter((p) => p.name.startsWith(`${stackName}-`))) {
+    await client.neutron.deletePort(port.id, signal);
+  }
+}
