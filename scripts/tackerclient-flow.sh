@@ -5,6 +5,12 @@
 # VIM), and the FM steps (/vnffm/v1). Only the PM steps are skipped (SKIP_STEPS): /vnfpm lands
 # with a later issue. Everything else must pass.
 #
+# The FM steps show and acknowledge a real alarm, raised the way monitoring raises one: the
+# server has an Alertmanager receiver with a bearer token (fm.alertReceivers), an instance of its
+# own ("alarm-source", from the change-vnfpkg target below) is instantiated on the simulated VIM,
+# and one firing Alertmanager webhook names its first VNFC's server. The alarm's id is the flow's
+# ALARM_ID, so `vnffm alarm show` and `vnffm alarm update` run against it.
+#
 # The packages are real Tacker samples from ../shared/samples/tacker/, unchanged:
 #
 # - sol_v2_common__basic_lcms_min.zip runs the whole flow: flavour simple, aspect VDU1_scale
@@ -38,8 +44,10 @@ fi
 
 work=$(mktemp -d /tmp/bosun-tackerclient.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+alert_token=$(python3 -c 'import secrets; print(secrets.token_hex(24))')
 export BOSUN_DATABASE_URL="sqlite:$work/bosun.db" BOSUN_BLOBS_DIR="$work/blobs" BOSUN_BLOBS_CACHE_DIR="$work/cache" \
-  BOSUN_SECURITY_KEY_FILE="$work/secret.key" BOSUN_OUTBOUND_ALLOW='["127.0.0.0/8"]' BOSUN_LOG_LEVEL=warn
+  BOSUN_SECURITY_KEY_FILE="$work/secret.key" BOSUN_OUTBOUND_ALLOW='["127.0.0.0/8"]' BOSUN_LOG_LEVEL=warn \
+  BOSUN_FM_ALERT_RECEIVERS="[{\"name\":\"tackerclient-flow\",\"bearerToken\":\"$alert_token\"}]"
 "$repo/bin/bosun" serve --port "$port" >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -71,10 +79,31 @@ if [ -z "${TACKERCLIENT_CSAR:-}" ]; then
     "$repo/node_modules/.bin/node" -e "process.stdin.on('data',d=>console.log(JSON.parse(d).id))")
   "$repo/bin/bosun" package upload "$target_pkg" "$work/change-target.zip" --wait --quiet >/dev/null
   export CHANGE_VNFPKG_VNFD_ID="$target_vnfd"
+
+  # The alarm of the FM steps: an instance of the target package, and Alertmanager's webhook
+  # about its first VNFC's server.
+  json() { "$repo/node_modules/.bin/node" -e "let d='';process.stdin.on('data',c=>d+=c).on('end',()=>console.log(($1)(JSON.parse(d))))"; }
+  source_vnf=$("$repo/bin/bosun" vnf create --vnfd-id "$target_vnfd" --name alarm-source --id-only)
+  "$repo/bin/bosun" vnf instantiate "$source_vnf" --flavour simple --wait --quiet >/dev/null
+  server_id=$("$repo/bin/bosun" vnf show "$source_vnf" --json |
+    json 'i=>i.instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.resourceId')
+  now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  answer=$(curl -sS --fail-with-body -X POST "$BOSUN_URL/alert" \
+    -H "Authorization: Bearer $alert_token" -H 'Content-Type: application/json' \
+    -d "{\"version\":\"4\",\"status\":\"firing\",\"receiver\":\"bosun\",\"alerts\":[{\"status\":\"firing\",
+      \"labels\":{\"alertname\":\"ServerDown\",\"function_type\":\"vnffm\",\"vnf_instance_id\":\"$source_vnf\",
+        \"server_id\":\"$server_id\",\"perceived_severity\":\"MAJOR\"},
+      \"annotations\":{\"probable_cause\":\"server down\",\"summary\":\"the server does not answer\"},
+      \"startsAt\":\"$now\",\"endsAt\":\"0001-01-01T00:00:00Z\",\"fingerprint\":\"tackerclient-flow-$server_id\"}]}")
+  [ "$(echo "$answer" | json 'a=>a.raised')" = 1 ] || { echo "the webhook raised no alarm: $answer"; exit 1; }
+  ALARM_ID=$("$repo/bin/bosun" alarm list --instance "$source_vnf" --id-only | head -n 1)
+  [ -n "$ALARM_ID" ] || { echo "no alarm listed for instance $source_vnf"; exit 1; }
+  export ALARM_ID
 fi
 
-# Performance management lands with a later issue. The FM steps run: alarm list and the FM
-# subscription steps; alarm show and update skip themselves when the server has no alarm.
+# Performance management lands with a later issue. The FM steps run: alarm list, show and update
+# (on the alarm raised above; with TACKERCLIENT_CSAR there is none and show and update skip
+# themselves) and the FM subscription steps.
 skip="pm-job-create pm-job-list pm-job-show pm-job-update pm-report-show pm-job-delete"
 
 status=0
