@@ -28,6 +28,49 @@ const AlertReceiver = Type.Object(
   { additionalProperties: false },
 );
 
+/** Prometheus provisioning from the lifecycle (fm/prometheus/): off while sdDir is empty. */
+const PrometheusProvisioning = Type.Object(
+  {
+    sdDir: Type.String({
+      default: '',
+      maxLength: 4096,
+      description:
+        'folder of Prometheus file_sd_configs: one bosun-<instance>.json of targets per VNF instance; empty: no provisioning',
+    }),
+    rulesDir: Type.String({
+      default: '',
+      maxLength: 4096,
+      description:
+        'folder of Prometheus rule_files: one bosun-<instance>.yml of alert rules per VNF instance; empty: no rules',
+    }),
+    url: Type.String({
+      default: '',
+      maxLength: 2048,
+      description:
+        'Prometheus base URL (started with --web.enable-lifecycle): POST <url>/-/reload after a change, retried until it answers; empty: never reloaded',
+    }),
+    ruleTemplate: Type.String({
+      default: '',
+      maxLength: 4096,
+      description:
+        'YAML file: a list of Prometheus alerting rules written for every VNFC, with {{vnfInstanceId}} {{vduId}} {{vnfcId}} {{hostname}} {{target}}; empty: the built-in rule (up == 0 or bosun_sim_server_up == 0)',
+    }),
+    targetPort: Type.Integer({
+      minimum: 1,
+      maximum: 65535,
+      default: 9100,
+      description:
+        "port of a VNFC's exporter, with its first IP address, when its metadata has no metricsTarget",
+    }),
+    syncIntervalMs: Type.Integer({
+      minimum: 100,
+      default: 5000,
+      description: 'how often the files are brought in line with the instances (and a failed reload retried)',
+    }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 export const FmConfigSchema = Type.Object(
   {
     alertReceivers: Type.Array(AlertReceiver, {
@@ -76,6 +119,7 @@ export const FmConfigSchema = Type.Object(
       default: 60000,
       description: 'wait after a failed automatic heal before the next (doubled after each failure)',
     }),
+    prometheus: PrometheusProvisioning,
   },
   { additionalProperties: false, default: {} },
 );

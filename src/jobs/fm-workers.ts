@@ -1,7 +1,8 @@
 /**
  * Fault management's background work, on the shared poll loop: the driver health check (every
- * fm.healthIntervalMs; off at 0) and auto-heal (every worker.pollIntervalMs: due batches start
- * their heal, started ones are followed to their end). Both are idempotent looks at the
+ * fm.healthIntervalMs; off at 0), auto-heal (every worker.pollIntervalMs: due batches start
+ * their heal, started ones are followed to their end) and Prometheus provisioning (every
+ * fm.prometheus.syncIntervalMs, when fm.prometheus.sdDir is set). All are idempotent looks at the
  * database, so every worker process may run them; auto-heal's start is exactly once by its
  * transaction (fm/autoheal/run.ts).
  */
@@ -9,6 +10,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
 import { type AutoHealDeps, autoHealLook } from '../fm/autoheal/run.ts';
 import { healthLook } from '../fm/health/look.ts';
+import { PrometheusProvisioner } from '../fm/prometheus/provisioner.ts';
+import type { CallbackClient } from '../notify/delivery/callback-client.ts';
 import type { SealedBox } from '../security/sealed-box.ts';
 import type { Database } from '../store/db/database.ts';
 import type { VimAccess } from '../vims/access.ts';
@@ -18,7 +21,14 @@ export class FmWorkers {
   readonly name = 'fault management';
   readonly #loops: PollLoop[] = [];
 
-  constructor(deps: { config: Config; db: Database; box: SealedBox; vims: VimAccess; logger: Logger }) {
+  constructor(deps: {
+    config: Config;
+    db: Database;
+    box: SealedBox;
+    vims: VimAccess;
+    callbacks: CallbackClient;
+    logger: Logger;
+  }) {
     const { config, logger } = deps;
     const autoHeal: AutoHealDeps = deps;
     this.#loops.push(
@@ -36,6 +46,17 @@ export class FmWorkers {
           intervalMs: config.fm.healthIntervalMs,
           logger,
           failure: 'VIM health check failed',
+        }),
+      );
+    }
+    if (config.fm.prometheus.sdDir) {
+      const provisioner = new PrometheusProvisioner(deps);
+      this.#loops.push(
+        new PollLoop({
+          tick: () => provisioner.look(),
+          intervalMs: config.fm.prometheus.syncIntervalMs,
+          logger,
+          failure: 'Prometheus provisioning look failed',
         }),
       );
     }

@@ -17,8 +17,11 @@ export interface Monitor {
   prometheusUrl: string;
   /** Alertmanager's base URL. */
   alertmanagerUrl: string;
-  /** Replaces what Prometheus scrapes and its alert rules (YAML text), then reloads it. */
-  configurePrometheus(options: { scrapeConfigs: string; rules: string }): Promise<void>;
+  /**
+   * Replaces what Prometheus scrapes and its alert rules (YAML text), with more rule files
+   * (globs) when given, then reloads it.
+   */
+  configurePrometheus(options: { scrapeConfigs: string; rules: string; ruleFiles?: string[] }): Promise<void>;
   /** Replaces Alertmanager's routes and receivers (YAML text of its config), then reloads it. */
   configureAlertmanager(config: string): Promise<void>;
   /** The active alerts Prometheus has (pending or firing), with their labels. */
@@ -89,12 +92,12 @@ async function startMonitor(): Promise<Monitor> {
   ]);
   const promConfig = join(dir, 'prometheus.yml');
   const rulesFile = join(dir, 'rules.yml');
-  const promYaml = (scrapeConfigs: string) =>
+  const promYaml = (scrapeConfigs: string, ruleFiles: string[] = []) =>
     [
       'global:',
       '  scrape_interval: 1s',
       '  evaluation_interval: 1s',
-      `rule_files: ['${rulesFile}']`,
+      `rule_files: ${JSON.stringify([rulesFile, ...ruleFiles])}`,
       'alerting:',
       '  alertmanagers:',
       `    - static_configs: [{ targets: ['127.0.0.1:${amPort}'] }]`,
@@ -121,9 +124,9 @@ async function startMonitor(): Promise<Monitor> {
   return {
     prometheusUrl,
     alertmanagerUrl,
-    async configurePrometheus({ scrapeConfigs, rules }) {
+    async configurePrometheus({ scrapeConfigs, rules, ruleFiles }) {
       writeFileSync(rulesFile, rules);
-      writeFileSync(promConfig, promYaml(scrapeConfigs));
+      writeFileSync(promConfig, promYaml(scrapeConfigs, ruleFiles));
       await reload(prometheusUrl);
     },
     async configureAlertmanager(config) {
