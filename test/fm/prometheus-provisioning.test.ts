@@ -7,7 +7,8 @@
  * the reload, which is retried until it answers. Plus what hostile names can do to the files.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -202,6 +203,34 @@ for (const dialect of DIALECTS) {
         );
     });
 
+    test('an instance that COMPLETED before provisioning ran (a crash) gets its files at the next start', async () => {
+      const key = randomBytes(32).toString('base64');
+      const before = await startTestServer(dialect, {
+        config: { ...LCM_TEST_CONFIG, security: { encryptionKey: key } },
+      });
+      let id: string;
+      try {
+        id = await instantiate(before.url, (await onboardOnce(before.url)).vnfdId as string);
+      } finally {
+        await before.close();
+      }
+      const dir = tempDir('bosun-sd-restart-');
+      const restarted = await startTestServer(dialect, {
+        databaseUrl: before.config.database.url,
+        config: {
+          ...LCM_TEST_CONFIG,
+          security: { encryptionKey: key },
+          fm: { healthIntervalMs: 0, prometheus: { sdDir: dir, syncIntervalMs: 100 } },
+        },
+      });
+      try {
+        // The files come from what the database holds: the first look after the start writes them.
+        await targetsFileListing(dir, id, vnfcIdsOf(await shown(restarted.url, id)));
+      } finally {
+        await restarted.close();
+      }
+    });
+
     test('Prometheus unreachable: the operation still completes and the reload is retried until it answers', async () => {
       // A port with nothing on it now; a stand-in Prometheus takes it later.
       const standIn: Server = createServer((req, res) => {
@@ -278,5 +307,33 @@ describe('Prometheus provisioning files and hostile names', () => {
     await writeIfChanged(dir, `${base}.json`, '[]\n');
     assert.deepEqual(readdirSync(dir), [`${base}.json`]);
     await assert.rejects(writeIfChanged(dir, '../escape.json', '[]\n'), /refusing file name/);
+  });
+});
+
+describe('Prometheus provisioning rule template', () => {
+  test("the operator's template is written once per VNFC; one that is not a list of rules stops the start", () => {
+    const dir = tempDir('bosun-template-');
+    const path = join(dir, 'rules.yml');
+    writeFileSync(
+      path,
+      "- alert: Mine\n  expr: 'up{instance=\"{{target}}\"} == 0'\n  labels: { vdu: '{{vduId}}' }\n",
+    );
+    const vnfcs = [
+      { vnfcId: 'a', vduId: 'VDU1', hostname: 'h1', target: '10.0.0.1:9100' },
+      { vnfcId: 'b', vduId: 'VDU2', hostname: 'h2', target: '10.0.0.2:9100' },
+    ];
+    const rules = parse(renderRules('i', vnfcs, loadRuleTemplate(path))) as {
+      groups: { name: string; rules: { alert: string; expr: string; labels: Record<string, string> }[] }[];
+    };
+    assert.deepEqual(
+      rules.groups.map((g) => [g.name, g.rules.map((r) => [r.alert, r.expr, r.labels.vdu])]),
+      [
+        ['bosun-i-0-VDU1', [['Mine', 'up{instance="10.0.0.1:9100"} == 0', 'VDU1']]],
+        ['bosun-i-1-VDU2', [['Mine', 'up{instance="10.0.0.2:9100"} == 0', 'VDU2']]],
+      ],
+    );
+    writeFileSync(path, 'groups: []\n');
+    assert.throws(() => loadRuleTemplate(path), /must be a YAML list of alerting rules/);
+    assert.throws(() => loadRuleTemplate(join(dir, 'missing.yml')), /cannot read/);
   });
 });
