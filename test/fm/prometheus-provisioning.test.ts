@@ -115,7 +115,7 @@ for (const dialect of DIALECTS) {
       await server.close();
     });
 
-    test('instantiate, scale out, scale in and terminate: the files and Prometheus follow', async () => {
+    test('instantiate, scale out, scale in, heal and terminate: the files and Prometheus follow', async () => {
       const id = await instantiate(server.url, vnfdId);
       const first = await shown(server.url, id);
       const entries = await targetsFileListing(sdDir, id, vnfcIdsOf(first));
@@ -172,6 +172,30 @@ for (const dialect of DIALECTS) {
       await eventually('Prometheus drops the removed VNFC', async () =>
         (await promTargets(monitor, id)).length === scaledIn.length ? true : undefined,
       );
+
+      // Heal replaces the server: the driver's fresh metadata lacks hostname until the look adds it.
+      const sick = (await shown(server.url, id)).instantiatedVnfInfo?.vnfcResourceInfo?.[0];
+      assert.ok(sick);
+      const infoId = (await shown(server.url, id)).instantiatedVnfInfo?.vnfcInfo?.find(
+        (v) => v.vnfcResourceInfoId === sick.id,
+      )?.id;
+      const healed = await runTask(server.url, id, 'heal', { vnfcInstanceId: [infoId] });
+      assert.equal(healed.operationState, 'COMPLETED', JSON.stringify(healed.error));
+      const after = await eventually('the healed VNFC has its hostname again', async () => {
+        const vnfc = (await shown(server.url, id)).instantiatedVnfInfo?.vnfcResourceInfo?.find(
+          (v) => v.id === sick.id,
+        );
+        const metadata = vnfc?.metadata as
+          | { hostname?: string; serverName?: string; metricsTarget?: string }
+          | undefined;
+        return metadata?.hostname ? { vnfc, metadata } : undefined;
+      });
+      assert.notEqual(after.vnfc?.computeResource.resourceId, sick.computeResource.resourceId);
+      assert.equal(after.metadata.hostname, after.metadata.serverName);
+      const rewritten = await targetsFileListing(sdDir, id, scaledIn);
+      assert.deepEqual(rewritten.find((e) => e.labels.vnfc_id === sick.id)?.targets, [
+        after.metadata.metricsTarget,
+      ]);
 
       const end = await runTask(server.url, id, 'terminate', { terminationType: 'FORCEFUL' });
       assert.equal(end.operationState, 'COMPLETED', JSON.stringify(end.error));
