@@ -2,8 +2,8 @@
  * The stack an instantiate asks for: every VNFC of the plan with its zone (the grant's), flavour
  * (the grant's, else the VDU's requested Nova flavour) and image (the grant's, else the package's
  * uploaded to Glance), and the instance-level facts, as the state the stack carries and the
- * template that makes it (templates/: generated from the VNFD, laid out one nested stack per
- * VNFC).
+ * template that makes it (stack-content.ts: the package's BaseHOT, else generated from the
+ * VNFD, laid out one nested stack per VNFC).
  */
 import type { Flavour } from '../../../vnfd/model/vnfd.ts';
 import { InfraError, type InstantiatePlan, type NewVnfc, type OperationContext } from '../../contract.ts';
@@ -11,9 +11,8 @@ import type { StackContent } from './apply-stack.ts';
 import type { OpenStackClient } from './client/client.ts';
 import { cloudKeyOf, type OpenStackDeps } from './deps.ts';
 import { ensureImages } from './images.ts';
+import { stackContent } from './stack-content.ts';
 import type { StackState, StackVnfcState } from './stack-state.ts';
-import { buildStack } from './templates/build-stack.ts';
-import { generateHot } from './templates/generate-hot.ts';
 
 export function flavourOf(ctx: OperationContext): Flavour {
   const flavour = ctx.vnfd.flavours.find((f) => f.flavourId === ctx.flavourId);
@@ -86,27 +85,7 @@ export async function instantiateDesign(
 ): Promise<{ state: StackState; content: StackContent }> {
   const flavour = flavourOf(ctx);
   const vnfcs = await vnfcStates(client, deps, ctx, plan.vnfcs);
-  const links = {
-    extVirtualLinks: plan.extVirtualLinks,
-    extManagedVirtualLinks: plan.extManagedVirtualLinks,
-  };
-  const build = buildStack({
-    flavour,
-    vnfcs: vnfcs.map((v) => ({
-      id: v.id,
-      vduId: v.vduId,
-      ...(v.zone ? { zone: v.zone } : {}),
-      flavour: v.flavour,
-      images: { [v.vduId]: v.image },
-      cps: v.cps,
-      storages: v.storages,
-    })),
-    ...links,
-    source: generateHot(flavour, { ...links, serverGroups: ctx.grant.serverGroups ?? [] }),
-    layout: 'per-vnfc',
-  });
-  afterSubnets(build.template, Object.keys(build.resources));
-  const state: StackState = {
+  const facts: Omit<StackState, 'resources'> & { packageId?: string } = {
     opOccId: ctx.opOccId,
     flavourId: ctx.flavourId,
     vnfcs,
@@ -116,25 +95,9 @@ export async function instantiateDesign(
     scaleStatus: plan.scaleStatus,
     maxScaleLevels: plan.maxScaleLevels,
     ...(plan.localizationLanguage ? { localizationLanguage: plan.localizationLanguage } : {}),
-    resources: build.resources,
+    // The package the templates come from: a later rollback of a package change rebuilds from it.
+    ...(ctx.packageId ? { packageId: ctx.packageId } : {}),
   };
-  return { state, content: { template: build.template, files: build.files, parameters: build.parameters } };
-}
-
-/**
- * A VNFC's ports take their addresses from the internal VLs' subnets, which the template holds
- * beside them: the VNFC's resource waits for every subnet (else a port may come up without an
- * address, and on delete a subnet may go while ports still hold addresses in it, DELETE_FAILED).
- */
-function afterSubnets(template: Record<string, unknown>, vnfcResources: string[]): void {
-  const resources = template.resources as Record<string, Record<string, unknown>>;
-  const subnets = Object.keys(resources).filter((name) => resources[name].type === 'OS::Neutron::Subnet');
-  if (!subnets.length) return;
-  for (const name of vnfcResources) {
-    const resource = resources[name];
-    if (!resource) continue;
-    const before = resource.depends_on;
-    const list = Array.isArray(before) ? before : typeof before === 'string' ? [before] : [];
-    resource.depends_on = [...new Set([...list, ...subnets])];
-  }
+  const { resources, ...content } = await stackContent(deps, ctx, flavour, facts, ctx.packageId);
+  return { state: { ...facts, resources }, content };
 }

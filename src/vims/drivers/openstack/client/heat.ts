@@ -125,6 +125,24 @@ export class Heat {
     });
   }
 
+  /**
+   * Marks a resource of a stack unhealthy: the next update of the stack (or of its parent)
+   * replaces it. Heal of one VNFC's server works through this.
+   */
+  async markUnhealthy(
+    ref: StackRef,
+    resourceName: string,
+    reason: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    await this.#s.call('orchestration', `resource mark unhealthy ${ref.name}/${resourceName}`, {
+      method: 'PATCH',
+      path: `${PATH(ref)}/resources/${encodeURIComponent(resourceName)}`,
+      json: { mark_unhealthy: true, resource_status_reason: reason },
+      signal,
+    });
+  }
+
   async deleteStack(ref: StackRef, signal?: AbortSignal): Promise<void> {
     await this.#s.call('orchestration', `stack delete ${ref.name}`, {
       method: 'DELETE',

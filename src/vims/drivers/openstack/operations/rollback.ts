@@ -1,13 +1,14 @@
 /**
  * Rollback of what an op occ did. Instantiate: the stack goes with everything in it and the
- * images the op occ uploaded (unless another instance uses them), leaving nothing it made.
- * Operations added with their own files register their rollback in ROLLBACKS.
+ * images the op occ uploaded (unless another instance uses them), leaving nothing it made. Scale
+ * out and the changes: the state before the op occ is applied again (restore-prior.ts).
  */
 import type { DriverResult, OperationContext, RollbackableOperation } from '../../../contract.ts';
 import { InfraError } from '../../../contract.ts';
 import { resourceChanges } from '../../resource-changes.ts';
 import { clientOf, type OpenStackDeps } from '../deps.ts';
 import { removeStack } from '../remove-stack.ts';
+import { restorePrior } from './restore-prior.ts';
 
 type Rollback = (deps: OpenStackDeps, ctx: OperationContext) => Promise<DriverResult>;
 
@@ -16,6 +17,10 @@ export const ROLLBACKS: Partial<Record<RollbackableOperation, Rollback>> = {
     const before = await removeStack(clientOf(deps, ctx.vim), deps, ctx, { imagesOfOpOcc: ctx.opOccId });
     return { changes: resourceChanges(before, undefined) };
   },
+  SCALE_OUT: restorePrior,
+  CHANGE_FLAVOUR: restorePrior,
+  CHANGE_EXT_CONN: restorePrior,
+  CHANGE_VNFPKG: restorePrior,
 };
 
 export async function rollback(
