@@ -26,8 +26,11 @@ describe('OpenStack driver: a Tacker sample with a BaseHOT', () => {
     f = await openStackFixture({ sample: PKG_FROM, packages: { [from]: PKG_FROM, [to]: PKG_TO } });
   });
   after(async () => {
-    await f.close();
-    for (const id of images) await f.client.glance.deleteImage(id);
+    try {
+      await f.close();
+    } finally {
+      for (const id of images) await f.client.glance.deleteImage(id);
+    }
   });
 
   const topLevel = async (instanceId: string) => {

@@ -22,9 +22,12 @@ describe('OpenStack driver: changes and their rollbacks', () => {
     f = await openStackFixture();
   });
   after(async () => {
-    await f.close();
-    for (const id of networks) await f.client.neutron.deleteNetwork(id);
-    for (const id of images) await f.client.glance.deleteImage(id);
+    try {
+      await f.close();
+    } finally {
+      for (const id of networks) await f.client.neutron.deleteNetwork(id);
+      for (const id of images) await f.client.glance.deleteImage(id);
+    }
   });
 
   test('change external connectivity moves the external ports to the new network; rollback moves them back', async () => {

@@ -155,9 +155,16 @@ export async function openStackFixture(
       assert.ok(result.instantiatedVnfInfo);
       return { instanceId, info: result.instantiatedVnfInfo };
     },
+    // Every instance is terminated even when one fails (a busy Heat), then the first failure is reported.
     async close() {
-      for (const { ctx } of instances) await driver.terminate(ctx, { terminationType: 'FORCEFUL' });
+      const failures: unknown[] = [];
+      for (const { ctx } of instances) {
+        await driver
+          .terminate(ctx, { terminationType: 'FORCEFUL' })
+          .catch((err: unknown) => failures.push(err));
+      }
       await db.close();
+      if (failures.length) throw failures[0];
     },
   };
 }
