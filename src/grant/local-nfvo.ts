@@ -33,14 +33,18 @@ export function vimFlavourOf(flavour: Flavour, vduId: string): string | undefine
   return vdu.virtualCompute?.requestedAdditionalCapabilityNames[0] || undefined;
 }
 
-/** The image a VDU or storage node is created from (SwImage id → image name at the VIM). */
+/**
+ * The image a VDU or storage node is created from, when the VIM is to have it already (SwImage
+ * id → image name at the VIM). An image the package carries is left out of the grant, as
+ * Tacker's local NFVO uploads it rather than naming it: the VIM driver uploads it from the package.
+ */
 function imageOf(flavour: Flavour, nodeId: string): { id: string; name: string } | undefined {
   const vdu = flavour.vdus.find((v) => v.id === nodeId);
   const storage = flavour.storages.find((s) => s.id === nodeId);
   const imageId = vdu?.swImage ?? storage?.swImage;
   if (!imageId) return undefined;
   const image = flavour.softwareImages.find((i) => i.id === imageId);
-  return image ? { id: image.id, name: image.name } : undefined;
+  return image && !image.imagePath ? { id: image.id, name: image.name } : undefined;
 }
 
 /** Where the local NFVO put the new VNFCs, and what it had to break to do so. */
