@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { builtinFor } from '../../drivers/mgmt/builtin/registry.ts';
 import type { Vnfd } from '../../vnfd/model/vnfd.ts';
+
+type BuiltinFor = typeof import('../../drivers/mgmt/builtin/registry.ts').builtinFor;
 import { CliError, emit, printJson } from '../output.ts';
 import { registerPackageApi } from './package-api.ts';
 
@@ -21,7 +22,8 @@ interface LintOptions {
   strict?: boolean;
 }
 
-function summary(vnfd: Vnfd): string[] {
+/** `builtinFor` is passed in: the registry is loaded only by the command that lints a package. */
+function summary(vnfd: Vnfd, builtinFor: BuiltinFor): string[] {
   const v = vnfd.vnf;
   const lines = [
     `vnfdId       ${v.descriptorId}`,
@@ -89,6 +91,7 @@ export function register(pkg: Command): void {
       // The package reader is loaded by lint and build only, not by the package API commands.
       const { readPackage } = await import('../../vnfd/read-package.ts');
       const { formatDiagnostic } = await import('../../vnfd/diagnostics.ts');
+      const { builtinFor } = await import('../../drivers/mgmt/builtin/registry.ts');
       const report = await readPackage(path, {
         signaturePolicy: opts.signaturePolicy as (typeof POLICIES)[number],
         trustAnchors,
@@ -97,7 +100,7 @@ export function register(pkg: Command): void {
       });
       emit(opts.json, { valid: report.valid, diagnostics: report.diagnostics, vnfd: report.vnfd }, () => {
         for (const d of report.diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');
-        if (report.vnfd) process.stdout.write(summary(report.vnfd).join('\n') + '\n');
+        if (report.vnfd) process.stdout.write(summary(report.vnfd, builtinFor).join('\n') + '\n');
         const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
         const warnings = report.diagnostics.length - errors;
         process.stdout.write(
