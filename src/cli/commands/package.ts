@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Vnfd } from '../../vnfd/model/vnfd.ts';
-
-type BuiltinFor = typeof import('../../drivers/mgmt/builtin/registry.ts').builtinFor;
 import { CliError, emit, printJson } from '../output.ts';
 import { registerPackageApi } from './package-api.ts';
+
+type BuiltinFor = typeof import('../../drivers/mgmt/builtin/registry.ts').builtinFor;
 
 const POLICIES = ['off', 'verify-if-present', 'required'] as const;
 const SEVERITIES = ['error', 'warning'] as const;
