@@ -2,8 +2,8 @@
  * The OpenStack driver on mini-openstack beyond the contract suite: the package's image goes to
  * Glance once and is shared by instances, and leaves with the last of them; after instantiate
  * and terminate the cloud holds exactly what instantiatedVnfInfo says; a failed instantiate
- * (no host anywhere) names the VDU and zone, and its rollback leaves nothing; health follows
- * Nova's server status.
+ * (no host anywhere) names the VDU and zone, and its rollback leaves nothing; a VNFD with storage
+ * is refused on a cloud without Cinder; health follows Nova's server status.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -25,7 +25,7 @@ import { freshDatabaseUrl } from '../../support/databases.ts';
 import { type MiniOpenStack, miniOpenStack, zonesByRoom } from '../../support/mini-openstack.ts';
 import { SAMPLES_DIR } from '../../support/samples.ts';
 import { tempDir } from '../../support/temp.ts';
-import { context, grantFor, instantiatePlan, sampleVnfd } from '../plans.ts';
+import { context, grantFor, instantiatePlan, MAIN_SAMPLE, sampleVnfd } from '../plans.ts';
 import { assertCloudMatches } from './cloud-view.ts';
 
 /** One VDU booting the package's own image, one internal VL. */
@@ -159,6 +159,44 @@ describe('OpenStack driver on mini-openstack', () => {
       }
       // Idempotent.
       await driver.rollback(run.ctx, 'INSTANTIATE');
+    },
+  );
+
+  test(
+    'a VNFD with virtual storage on a VIM without Cinder is refused before anything is made',
+    TIMEOUT,
+    async () => {
+      const withStorage = await sampleVnfd(MAIN_SAMPLE);
+      const plan = instantiatePlan(withStorage);
+      assert.ok(
+        plan.vnfcs.some((v) => v.storages.length > 0),
+        'the sample has storage',
+      );
+      const instanceId = randomUUID();
+      const [image] = await client.glance.images({ name: 'fake-image' });
+      const ctx = context(cloud.admin, withStorage, {
+        instanceId,
+        packageId,
+        grant: {
+          ...grantFor(
+            plan.vnfcs.map((v) => v.id),
+            roomiest,
+          ),
+          softwareImages: { VDU1: image.id, VDU2: image.id },
+          computeFlavours: { VDU1: 'm1.tiny', VDU2: 'm1.tiny' },
+        },
+      });
+      instances.push(ctx);
+      await assert.rejects(driver.instantiate(ctx, plan), (err: unknown) => {
+        assert.ok(err instanceof InfraError, String(err));
+        assert.equal(err.code, 'INVALID_REQUEST');
+        assert.match(
+          err.message,
+          /^The VNFD gives virtual storage to VDU1 \(.+\).*but the VIM has no volume service: its Keystone catalog has no block-storage or volumev3 or volumev2 or volume endpoint \(Cinder\)/,
+        );
+        return true;
+      });
+      await assertCloudMatches(client, db, instanceId, undefined);
     },
   );
 

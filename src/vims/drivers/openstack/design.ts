@@ -1,8 +1,8 @@
 /**
  * The stack an instantiate asks for: every VNFC of the plan with its zone (the grant's), flavour
  * (the grant's, else the VDU's requested Nova flavour) and image (the grant's, else the package's
- * uploaded to Glance), and the instance-level facts, as the state the stack carries and the
- * template that makes it (stack-content.ts: the package's BaseHOT, else generated from the
+ * uploaded to Glance; storage only on a VIM with a volume service), and the instance-level
+ * facts, as the state the stack carries and the template that makes it (stack-content.ts: the package's BaseHOT, else generated from the
  * VNFD, laid out one nested stack per VNFC).
  */
 import type { Flavour } from '../../../vnfd/model/vnfd.ts';
@@ -13,6 +13,7 @@ import { cloudKeyOf, type OpenStackDeps } from './deps.ts';
 import { ensureImages } from './images.ts';
 import { stackContent } from './stack-content.ts';
 import type { StackState, StackVnfcState } from './stack-state.ts';
+import { requireVolumeService } from './volume-service.ts';
 
 export function flavourOf(ctx: OperationContext): Flavour {
   const flavour = ctx.vnfd.flavours.find((f) => f.flavourId === ctx.flavourId);
@@ -33,6 +34,7 @@ export async function vnfcStates(
   vnfcs: readonly NewVnfc[],
 ): Promise<StackVnfcState[]> {
   const flavour = flavourOf(ctx);
+  await requireVolumeService(client, ctx, vnfcs);
   const vdus = new Set(vnfcs.map((v) => v.vduId));
   const needed = flavour.softwareImages.filter((sw) => vdus.has(sw.id) && !ctx.grant.softwareImages[sw.id]);
   const uploaded = needed.length
