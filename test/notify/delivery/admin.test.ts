@@ -10,6 +10,7 @@ import { addClient, bearer, tokenOf } from '../../http/auth/oauth2-support.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
+import type { QueuedNotification } from '../../../src/notify/delivery/queued.ts';
 import {
   type AdminStatus,
   deliveryServer,
@@ -27,7 +28,7 @@ for (const dialect of DIALECTS) {
   describe(`admin subscriptions API on ${dialect}`, () => {
     const server = deliveryServer(dialect, {
       config: {
-        paging: { pageSizes: { bosun_subscriptions: 2 } },
+        paging: { pageSizes: { bosun_subscriptions: 2, bosun_subscription_notifications: 1 } },
         // Long back-off: the failing subscription stays pending (and visible) during the test.
         notify: { initialBackoffMs: 60_000, maxBackoffMs: 60_000 },
       },
@@ -100,6 +101,35 @@ for (const dialect of DIALECTS) {
       });
       assert.ok(isProblem(await http(server.url, 'GET', `${BASE}/${ids.lcm}?api=vnffm`), 404));
       assert.ok(isProblem(await http(server.url, 'GET', `${BASE}/no-such-id`), 404));
+    });
+
+    test('notifications: the queued ones in delivery order, paged, with their last error', async () => {
+      const first = await http<QueuedNotification[]>(server.url, 'GET', `${BASE}/${ids.fm}/notifications`);
+      assert.equal(first.status, 200, first.text);
+      const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+      assert.ok(next, 'a second page');
+      const second = await http<QueuedNotification[]>(next, 'GET', '');
+      assert.equal(second.headers.get('link'), null);
+      const all = [...first.body, ...second.body];
+      assert.deepEqual(
+        all.map((n) => [n.notificationType, n.state, n.attempts]),
+        [
+          ['TestNotification', 'pending', 1],
+          ['TestNotification', 'pending', 0],
+        ],
+      );
+      assert.ok(Number(all[0].seq) < Number(all[1].seq));
+      assert.equal(all[0].lastError, `POST ${failing.url}/fm answered HTTP 500`);
+      assert.equal(all[1].lastError, undefined);
+      const dead = await http<QueuedNotification[]>(
+        server.url,
+        'GET',
+        `${BASE}/${ids.fm}/notifications?filter=(eq,state,dead)`,
+      );
+      assert.deepEqual(dead.body, []);
+      const none = await http<QueuedNotification[]>(server.url, 'GET', `${BASE}/${ids.pkg}/notifications`);
+      assert.deepEqual(none.body, []);
+      assert.ok(isProblem(await http(server.url, 'GET', `${BASE}/no-such-id/notifications`), 404));
     });
 
     test('test: the callback test on demand, with the reason when it fails', async () => {

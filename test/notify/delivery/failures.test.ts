@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { QueuedNotification } from '../../../src/notify/delivery/queued.ts';
 import { createSubscription } from '../../../src/notify/subscription-store.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
@@ -121,6 +122,13 @@ for (const dialect of DIALECTS) {
       );
       assert.deepEqual(seqsOf(r, id), [0, 1, 1, 1, 1, 2, 3]);
       assert.match(s.delivery.lastError ?? '', /answered HTTP 500/);
+      const listed = `/bosun/v1/subscriptions/${id}/notifications?filter=(eq,state,dead)`;
+      const dead = await http<QueuedNotification[]>(server.url, 'GET', listed);
+      assert.deepEqual(
+        dead.body.map((n) => [n.state, n.attempts, n.nextAttemptAt]),
+        [['dead', 4, undefined]],
+      );
+      assert.match(dead.body[0].lastError ?? '', /answered HTTP 500/);
 
       refuse = false;
       const redelivered = await http<{ redelivered: number }>(
@@ -133,6 +141,7 @@ for (const dialect of DIALECTS) {
       const after = await waitStatus(server, id, (x) => x.delivery.delivered === 4, 'redelivered');
       assert.equal(after.delivery.dead, 0);
       assert.deepEqual(seqsOf(r, id), [0, 1, 1, 1, 1, 2, 3, 1]);
+      assert.deepEqual((await http(server.url, 'GET', listed)).body, []);
     });
 
     test('an address the outbound policy refuses: nothing is sent, the reason is recorded', async () => {

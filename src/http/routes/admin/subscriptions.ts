@@ -2,6 +2,7 @@
  * Bosun's admin view of subscriptions of every API, with their delivery state:
  *   GET    /bosun/v1/subscriptions[?api=vnflcm]        list (SOL013 filter and paging)
  *   GET    /bosun/v1/subscriptions/{id}                one, with its delivery counters
+ *   GET    /bosun/v1/subscriptions/{id}/notifications  its queued ones, dead with the reason
  *   POST   /bosun/v1/subscriptions/{id}/test           the SOL013 callback test, now
  *   POST   /bosun/v1/subscriptions/{id}/redeliver      dead notifications → pending
  *   DELETE /bosun/v1/subscriptions/{id}                the subscription and its queue
@@ -25,6 +26,7 @@ import type { AttributeMap } from '../../../sol/attributes.ts';
 import { ApiError } from '../../../sol/problem.ts';
 import { absoluteUrl } from '../../sol013/links.ts';
 import { type ListResource, listPage, listQuerySchema, sendPage } from '../../sol013/list-query.ts';
+import { registerSubscriptionNotifications } from './subscription-notifications.ts';
 
 const BASE = '/bosun/v1/subscriptions';
 const ONE = `${BASE}/:subscriptionId`;
@@ -97,6 +99,8 @@ async function found(request: FastifyRequest): Promise<SubscriptionStatus> {
 }
 
 export function registerAdminSubscriptions(app: FastifyInstance): void {
+  registerSubscriptionNotifications(app);
+
   app.get(BASE, { schema: { querystring: LIST_QUERY }, config: { sol013 } }, async (request, reply) =>
     sendPage(request, reply, await listPage(request, listResource(apiOf(request)))),
   );
