@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { QueuedNotification } from '../../../src/notify/delivery/queued.ts';
 import { addClient, bearer, tokenOf } from '../../http/auth/oauth2-support.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { http, isProblem } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
-import type { QueuedNotification } from '../../../src/notify/delivery/queued.ts';
 import {
   type AdminStatus,
   deliveryServer,
