@@ -1,0 +1,242 @@
+/**
+ * The scheduler and the kubelets of the test cluster: a pod is bound to the least busy node (or
+ * stays Pending with a FailedScheduling event when it fits nowhere), then after a short delay its
+ * containers run and it is Ready — or, for an image that cannot be pulled, it waits with
+ * ErrImagePull and then ImagePullBackOff, with the events a real kubelet records. A deleted pod
+ * is Terminating until its containers stop (its grace period, shortened for tests), then gone.
+ */
+import { randomBytes } from 'node:crypto';
+import { now, type Obj } from '../store.ts';
+import { type Controller, type Ctx, isActive, POD, setStatus } from './context.ts';
+
+const condition = (type: string, status = 'True', extra: Obj = {}) => ({
+  type,
+  status,
+  lastProbeTime: null,
+  lastTransitionTime: now(),
+  ...extra,
+});
+
+const pullMessage = (image: string) =>
+  `rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/${image}": failed to resolve reference "docker.io/library/${image}": docker.io/library/${image}: not found`;
+
+export class PodLifecycle implements Controller {
+  private scheduledAt = new Map<string, number>();
+  private stoppingSince = new Map<string, number>();
+  private failedAt = new Map<string, number>();
+  private ips = 2;
+
+  sync(ctx: Ctx): void {
+    const { cluster } = ctx;
+    const pods = cluster.store.list(POD);
+    const t = Date.now();
+    for (const pod of pods) {
+      const uid = pod.metadata.uid;
+      if (pod.metadata.deletionTimestamp) {
+        this.terminate(ctx, pod, t);
+        continue;
+      }
+      if (!pod.spec.nodeName) {
+        this.schedule(ctx, pod, pods);
+        continue;
+      }
+      if (pod.status?.phase !== 'Pending') continue;
+      const due = (this.scheduledAt.get(uid) ?? t) + ctx.timing.podStartMs;
+      if (!this.scheduledAt.has(uid)) this.scheduledAt.set(uid, t);
+      if (t < due) {
+        ctx.later(due - t);
+        continue;
+      }
+      const failing = (pod.spec.containers as Obj[]).filter((c) => cluster.failures.pullFails(c.image));
+      if (failing.length) this.pullFails(ctx, pod, failing, t);
+      else this.run(ctx, pod);
+    }
+    for (const uid of this.scheduledAt.keys())
+      if (!pods.some((p) => p.metadata.uid === uid)) this.scheduledAt.delete(uid);
+  }
+
+  private schedule(ctx: Ctx, pod: Obj, pods: Obj[]): void {
+    const { cluster } = ctx;
+    const nodes = ctx.nodes();
+    if (cluster.failures.fitsNowhere(pod) || !nodes.length) {
+      const scheduled = (pod.status?.conditions ?? []).find((c: Obj) => c.type === 'PodScheduled');
+      if (scheduled?.status === 'False') return;
+      const n = nodes.length;
+      const message = `0/${n} nodes are available: ${n} Insufficient cpu. preemption: 0/${n} nodes are available: ${n} No preemption victims found for incoming pod.`;
+      cluster.writeStatus(
+        POD,
+        {
+          ...pod,
+          status: {
+            ...pod.status,
+            conditions: [condition('PodScheduled', 'False', { reason: 'Unschedulable', message })],
+          },
+        },
+        'kube-scheduler',
+      );
+      cluster.event(pod, 'Warning', 'FailedScheduling', message, 'default-scheduler');
+      return;
+    }
+    const load = (node: string) => pods.filter((p) => p.spec.nodeName === node && isActive(p)).length;
+    const node = [...nodes].sort((a, b) => load(a) - load(b) || a.localeCompare(b))[0];
+    const bound = cluster.writeObject(
+      POD,
+      { ...pod, spec: { ...pod.spec, nodeName: node } },
+      'kube-scheduler',
+    );
+    if (!bound) return;
+    cluster.writeStatus(
+      POD,
+      { ...bound, status: { ...bound.status, conditions: [condition('PodScheduled')] } },
+      'kube-scheduler',
+    );
+    cluster.event(
+      pod,
+      'Normal',
+      'Scheduled',
+      `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`,
+      'default-scheduler',
+    );
+    this.scheduledAt.set(pod.metadata.uid, Date.now());
+  }
+
+  private pullFails(ctx: Ctx, pod: Obj, failing: Obj[], t: number): void {
+    const { cluster } = ctx;
+    const uid = pod.metadata.uid;
+    const since = this.failedAt.get(uid);
+    const backOff = since !== undefined && t - since >= ctx.timing.imagePullBackOffMs;
+    const reason = since === undefined ? 'ErrImagePull' : backOff ? 'ImagePullBackOff' : 'ErrImagePull';
+    const statuses = (pod.spec.containers as Obj[]).map((c) => {
+      const fails = failing.includes(c);
+      return {
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        restartCount: 0,
+        started: false,
+        lastState: {},
+        state: fails
+          ? {
+              waiting: {
+                reason,
+                message:
+                  reason === 'ErrImagePull'
+                    ? pullMessage(c.image)
+                    : `Back-off pulling image "${c.image}": ErrImagePull: ${pullMessage(c.image)}`,
+              },
+            }
+          : { waiting: { reason: 'PodInitializing' } },
+      };
+    });
+    const current = pod.status?.containerStatuses?.find((s: Obj) => s.state?.waiting?.reason === reason);
+    if (current) {
+      // The kubelet tries again now and then: a pull that works again starts the container.
+      ctx.later(ctx.timing.imagePullBackOffMs);
+      return;
+    }
+    setStatus(ctx, POD, pod, {
+      ...pod.status,
+      conditions: [
+        condition('PodReadyToStartContainers'),
+        condition('Initialized'),
+        condition('Ready', 'False', {
+          reason: 'ContainersNotReady',
+          message: `containers with unready status: [${failing.map((c) => c.name).join(' ')}]`,
+        }),
+        condition('ContainersReady', 'False', {
+          reason: 'ContainersNotReady',
+          message: `containers with unready status: [${failing.map((c) => c.name).join(' ')}]`,
+        }),
+        condition('PodScheduled'),
+      ],
+      hostIP: '192.168.0.10',
+      startTime: pod.status?.startTime ?? now(),
+      containerStatuses: statuses,
+    });
+    for (const c of failing) {
+      if (reason === 'ErrImagePull') {
+        cluster.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`, 'kubelet');
+        cluster.event(
+          pod,
+          'Warning',
+          'Failed',
+          `Failed to pull image "${c.image}": ${pullMessage(c.image)}`,
+          'kubelet',
+        );
+        cluster.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull', 'kubelet');
+      } else {
+        cluster.event(pod, 'Normal', 'BackOff', `Back-off pulling image "${c.image}"`, 'kubelet');
+        cluster.event(pod, 'Warning', 'Failed', 'Error: ImagePullBackOff', 'kubelet');
+      }
+    }
+    if (since === undefined) this.failedAt.set(uid, t);
+    if (reason === 'ErrImagePull') ctx.later(ctx.timing.imagePullBackOffMs);
+  }
+
+  private run(ctx: Ctx, pod: Obj): void {
+    const { cluster } = ctx;
+    this.ips++;
+    const ip = `10.244.${Math.floor(this.ips / 250)}.${this.ips % 250}`;
+    const started = now();
+    setStatus(ctx, POD, pod, {
+      phase: 'Running',
+      conditions: [
+        'PodReadyToStartContainers',
+        'Initialized',
+        'Ready',
+        'ContainersReady',
+        'PodScheduled',
+      ].map((c) => condition(c)),
+      hostIP: '192.168.0.10',
+      hostIPs: [{ ip: '192.168.0.10' }],
+      podIP: ip,
+      podIPs: [{ ip }],
+      startTime: pod.status?.startTime ?? started,
+      qosClass: pod.status?.qosClass ?? 'BestEffort',
+      containerStatuses: (pod.spec.containers as Obj[]).map((c) => ({
+        name: c.name,
+        image: c.image,
+        imageID: `docker.io/library/${c.image}@sha256:${randomBytes(32).toString('hex')}`,
+        containerID: `containerd://${randomBytes(32).toString('hex')}`,
+        ready: true,
+        restartCount: 0,
+        started: true,
+        lastState: {},
+        state: { running: { startedAt: started } },
+      })),
+    });
+    for (const c of pod.spec.containers as Obj[]) {
+      cluster.event(
+        pod,
+        'Normal',
+        'Pulled',
+        `Container image "${c.image}" already present on machine`,
+        'kubelet',
+      );
+      cluster.event(pod, 'Normal', 'Created', `Created container: ${c.name}`, 'kubelet');
+      cluster.event(pod, 'Normal', 'Started', `Started container ${c.name}`, 'kubelet');
+    }
+  }
+
+  private terminate(ctx: Ctx, pod: Obj, t: number): void {
+    const uid = pod.metadata.uid;
+    if (!this.stoppingSince.has(uid)) {
+      this.stoppingSince.set(uid, t);
+      if (pod.status?.phase === 'Running') {
+        for (const c of pod.spec.containers as Obj[])
+          ctx.cluster.event(pod, 'Normal', 'Killing', `Stopping container ${c.name}`, 'kubelet');
+      }
+    }
+    const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
+    const due = this.stoppingSince.get(uid)! + Math.min(grace, ctx.timing.podStopMs);
+    if (t < due) {
+      ctx.later(due - t);
+      return;
+    }
+    if ((pod.metadata.finalizers ?? []).length) return;
+    ctx.cluster.store.remove(POD, pod.metadata.namespace, pod.metadata.name);
+    this.stoppingSince.delete(uid);
+    this.failedAt.delete(uid);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The ReplicaSet controller: as many active pods as spec.replicas (new ones named from the
+ * ReplicaSet's name, scaled down by deleting the least advanced first), a FailedCreate event and
+ * ReplicaFailure condition when admission refuses a pod (an exceeded quota), and the counts in
+ * status that Deployments read.
+ */
+import { deleteObject } from '../deletion.ts';
+import { StatusError } from '../status.ts';
+import { now, type Obj } from '../store.ts';
+import {
+  type Controller,
+  type Ctx,
+  isActive,
+  isReady,
+  MANAGER,
+  owned,
+  ownerReference,
+  POD,
+  REPLICA_SET,
+  setStatus,
+} from './context.ts';
+
+/** Which pod goes first on a scale down: unscheduled, then pending, then not ready, then the newest. */
+const rank = (p: Obj) => (!p.spec.nodeName ? 0 : p.status?.phase === 'Pending' ? 1 : !isReady(p) ? 2 : 3);
+
+export class ReplicaSets implements Controller {
+  sync(ctx: Ctx): void {
+    const { cluster } = ctx;
+    for (const rs of cluster.store.list(REPLICA_SET)) {
+      if (rs.metadata.deletionTimestamp) continue;
+      let failure: string | undefined;
+      const active = owned(cluster, POD, rs).filter(isActive);
+      const want = rs.spec.replicas ?? 1;
+      if (active.length < want) {
+        for (let i = active.length; i < want; i++) {
+          try {
+            const pod = cluster.create(
+              POD,
+              rs.metadata.namespace,
+              {
+                metadata: {
+                  generateName: `${rs.metadata.name}-`,
+                  labels: { ...rs.spec.template.metadata?.labels },
+                  ...(rs.spec.template.metadata?.annotations
+                    ? { annotations: rs.spec.template.metadata.annotations }
+                    : {}),
+                  ownerReferences: [ownerReference(rs)],
+                },
+                spec: structuredClone(rs.spec.template.spec),
+              },
+              { manager: MANAGER },
+            );
+            cluster.event(
+              rs,
+              'Normal',
+              'SuccessfulCreate',
+              `Created pod: ${pod.metadata.name}`,
+              'replicaset-controller',
+            );
+          } catch (e) {
+            if (!(e instanceof StatusError)) throw e;
+            failure = e.message;
+            cluster.event(
+              rs,
+              'Warning',
+              'FailedCreate',
+              `Error creating: ${e.message}`,
+              'replicaset-controller',
+            );
+            break;
+          }
+        }
+      } else if (active.length > want) {
+        const victims = [...active]
+          .sort(
+            (a, b) =>
+              rank(a) - rank(b) || b.metadata.creationTimestamp.localeCompare(a.metadata.creationTimestamp),
+          )
+          .slice(0, active.length - want);
+        for (const v of victims) {
+          deleteObject(cluster, POD, v.metadata.namespace, v.metadata.name, {});
+          cluster.event(
+            rs,
+            'Normal',
+            'SuccessfulDelete',
+            `Deleted pod: ${v.metadata.name}`,
+            'replicaset-controller',
+          );
+        }
+      }
+      const fresh = cluster.find(REPLICA_SET, rs.metadata.namespace, rs.metadata.name);
+      if (!fresh) continue;
+      const pods = owned(cluster, POD, fresh).filter(isActive);
+      const ready = pods.filter(isReady).length;
+      const previous = (fresh.status?.conditions ?? []).find((c: Obj) => c.type === 'ReplicaFailure');
+      const conditions = failure
+        ? [
+            {
+              type: 'ReplicaFailure',
+              status: 'True',
+              lastTransitionTime: previous?.lastTransitionTime ?? now(),
+              reason: 'FailedCreate',
+              message: failure,
+            },
+          ]
+        : undefined;
+      setStatus(ctx, REPLICA_SET, fresh, {
+        replicas: pods.length,
+        fullyLabeledReplicas: pods.length,
+        readyReplicas: ready,
+        availableReplicas: ready,
+        observedGeneration: fresh.metadata.generation,
+        ...(conditions ? { conditions } : {}),
+      });
+      // A refused pod is tried again later, as the real controller retries with back-off.
+      if (failure) ctx.later(500);
+    }
+  }
+}

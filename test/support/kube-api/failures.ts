@@ -1,0 +1,68 @@
+/**
+ * Failure injection, the side door tests use to make the cluster fail as real ones do: an image
+ * that cannot be pulled (pods stay Waiting with ErrImagePull, then ImagePullBackOff, with Warning
+ * events), a quota that admission enforces (403 Forbidden on create, as the ResourceQuota
+ * admission answers), and pods no node has room for (Pending with a FailedScheduling event).
+ */
+import type { Kind } from './kinds.ts';
+import { parseLabelSelector } from './selectors.ts';
+import { forbidden } from './status.ts';
+import type { Obj } from './store.ts';
+
+export interface Quota {
+  /** The ResourceQuota's name, as admission names it in its message. */
+  name?: string;
+  namespace: string;
+  /** The resource counted: "pods", "services", "configmaps"… */
+  resource: string;
+  hard: number;
+}
+
+export class Failures {
+  private pullErrors = new Set<string>();
+  private quotas: Quota[] = [];
+  private unschedulable: { namespace?: string; selector: string }[] = [];
+
+  /** Pulling `image` (as written in the pod spec) fails. */
+  imagePullError(image: string): void {
+    this.pullErrors.add(image);
+  }
+
+  /** Pods matching `selector` (a label selector; '' = every pod) in `namespace` (any if absent) fit on no node. */
+  unschedulablePods(selector = '', namespace?: string): void {
+    this.unschedulable.push({ namespace, selector });
+  }
+
+  quota(q: Quota): void {
+    this.quotas.push(q);
+  }
+
+  clear(): void {
+    this.pullErrors.clear();
+    this.quotas = [];
+    this.unschedulable = [];
+  }
+
+  pullFails(image: string): boolean {
+    return this.pullErrors.has(image);
+  }
+
+  fitsNowhere(pod: Obj): boolean {
+    return this.unschedulable.some(
+      (u) =>
+        (!u.namespace || u.namespace === pod.metadata.namespace) &&
+        parseLabelSelector(u.selector)(pod.metadata.labels),
+    );
+  }
+
+  /** Admission: throws the real ResourceQuota admission's 403 when `count` (the objects there now) is at the limit. */
+  admit(kind: Kind, obj: Obj, count: number): void {
+    const q = this.quotas.find((x) => x.namespace === obj.metadata.namespace && x.resource === kind.plural);
+    if (!q || count < q.hard) return;
+    throw forbidden(
+      kind,
+      obj.metadata.name,
+      `exceeded quota: ${q.name ?? 'quota'}, requested: ${kind.plural}=1, used: ${kind.plural}=${count}, limited: ${kind.plural}=${q.hard}`,
+    );
+  }
+}

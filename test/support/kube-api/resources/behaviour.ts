@@ -1,0 +1,21 @@
+/**
+ * What a kind does beyond being stored, as the real server's strategies do: defaults filled in
+ * on every write, validation (422 causes), and what a create or update resets (a Pod starts
+ * Pending; a workload's status is its controller's, so a write to the resource keeps it).
+ */
+import type { Cause } from '../status.ts';
+import type { Obj } from '../store.ts';
+
+export interface Allocator {
+  /** A free cluster IP for a Service. */
+  clusterIp(): string;
+  /** A free node port (30000-32767). */
+  nodePort(): number;
+}
+
+export interface Behaviour {
+  defaults?(obj: Obj, alloc: Allocator): void;
+  validate?(obj: Obj, old: Obj | undefined): Cause[];
+  /** A new object's status, before anything observed it. */
+  initialStatus?(obj: Obj): Obj | undefined;
+}

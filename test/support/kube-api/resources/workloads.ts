@@ -1,0 +1,81 @@
+/**
+ * Deployments, ReplicaSets, StatefulSets and DaemonSets: their defaults (strategy, history,
+ * deadlines, the template's pod spec) and validation (a selector that matches the template's
+ * labels, and that cannot change once set).
+ */
+
+import { labelSelectorMatcher } from '../selectors.ts';
+import type { Cause } from '../status.ts';
+import type { Obj } from '../store.ts';
+import type { Behaviour } from './behaviour.ts';
+import { podSpecCauses, podSpecDefaults } from './pod.ts';
+import { goMap, immutable, required } from './validation.ts';
+
+function templateCauses(obj: Obj, old: Obj | undefined): Cause[] {
+  const spec = obj.spec ?? {};
+  const causes: Cause[] = [];
+  if (!spec.selector) causes.push(required('spec.selector'));
+  else if (!labelSelectorMatcher(spec.selector)(spec.template?.metadata?.labels)) {
+    causes.push({
+      field: 'spec.template.metadata.labels',
+      message: `Invalid value: ${goMap(spec.template?.metadata?.labels)}: \`selector\` does not match template \`labels\``,
+    });
+  }
+  if (typeof spec.replicas === 'number' && spec.replicas < 0) {
+    causes.push({
+      field: 'spec.replicas',
+      message: `Invalid value: ${spec.replicas}: must be greater than or equal to 0`,
+    });
+  }
+  causes.push(...podSpecCauses(spec.template?.spec, 'spec.template.spec'));
+  if (old && spec.selector) {
+    const [c] = immutable('spec.selector', spec.selector, old.spec?.selector);
+    if (c)
+      causes.push({
+        ...c,
+        message: `Invalid value: v1.LabelSelector{MatchLabels:${goMap(spec.selector.matchLabels)}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable`,
+      });
+  }
+  return causes;
+}
+
+const templated = (extra: (spec: Obj) => void): Behaviour => ({
+  defaults(obj) {
+    obj.spec ??= {};
+    extra(obj.spec);
+    obj.spec.template ??= {};
+    obj.spec.template.metadata ??= {};
+    podSpecDefaults(obj.spec.template.spec);
+  },
+  validate: templateCauses,
+  initialStatus: () => ({}),
+});
+
+export const deployment = templated((spec) => {
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+  spec.strategy ??= { type: 'RollingUpdate' };
+  if (spec.strategy.type === 'RollingUpdate') {
+    spec.strategy.rollingUpdate ??= {};
+    spec.strategy.rollingUpdate.maxSurge ??= '25%';
+    spec.strategy.rollingUpdate.maxUnavailable ??= '25%';
+  }
+});
+
+export const replicaSet = templated((spec) => {
+  spec.replicas ??= 1;
+});
+
+export const statefulSet = templated((spec) => {
+  spec.replicas ??= 1;
+  spec.podManagementPolicy ??= 'OrderedReady';
+  spec.revisionHistoryLimit ??= 10;
+  spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
+  spec.persistentVolumeClaimRetentionPolicy ??= { whenDeleted: 'Retain', whenScaled: 'Retain' };
+});
+
+export const daemonSet = templated((spec) => {
+  spec.revisionHistoryLimit ??= 10;
+  spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
+});
