@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { FmConfigSchema } from './fm-schema.ts';
+import { KubernetesConfigSchema } from './kubernetes-schema.ts';
 import { NfvoConfigSchema } from './nfvo-schema.ts';
 import { secret } from './secret.ts';
 
@@ -409,6 +410,7 @@ export const ConfigSchema = Type.Object(
       },
     ),
     nfvo: NfvoConfigSchema,
+    kubernetes: KubernetesConfigSchema,
     fm: FmConfigSchema,
     security: Type.Object(
       {

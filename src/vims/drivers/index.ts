@@ -6,12 +6,12 @@
 import type { Config } from '../../config/load.ts';
 import { type InfraDriver, InfraError, type VimConnection } from '../contract.ts';
 import type { VimDescription } from '../description.ts';
+import { kubernetesDriver } from './kubernetes/index.ts';
 import type { DriverDeps, DriverModule } from './module.ts';
 import { openStackDriver } from './openstack/index.ts';
 import { simDriver } from './sim/index.ts';
 
-/** Kubernetes comes next. */
-const DRIVER_MODULES: readonly DriverModule[] = [simDriver, openStackDriver];
+const DRIVER_MODULES: readonly DriverModule[] = [simDriver, openStackDriver, kubernetesDriver];
 
 /** Reads a VIM's zones, hosts and capacity live (see DriverModule.describe). */
 export type VimDescriber = (vim: VimConnection) => Promise<VimDescription>;
