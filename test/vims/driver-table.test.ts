@@ -6,6 +6,7 @@ import { type Database, openDatabase } from '../../src/store/db/database.ts';
 import { migrate } from '../../src/store/db/migrate.ts';
 import { InfraError } from '../../src/vims/contract.ts';
 import { prepareVimDrivers, VimDriverTable } from '../../src/vims/drivers/index.ts';
+import { KUBERNETES_VIM_TYPES } from '../../src/vims/drivers/kubernetes/names.ts';
 import { OPENSTACK_VIM_TYPES } from '../../src/vims/drivers/openstack/names.ts';
 import { SIM_VIM_TYPE } from '../../src/vims/drivers/sim/config.ts';
 import { createSimDriver } from '../../src/vims/drivers/sim/driver.ts';
@@ -37,7 +38,7 @@ for (const dialect of DIALECTS) {
         prepareVimDrivers(config, { db }),
         prepareVimDrivers(config, { db }),
       ]);
-      assert.deepEqual(drivers.vimTypes, [SIM_VIM_TYPE, ...OPENSTACK_VIM_TYPES]);
+      assert.deepEqual(drivers.vimTypes, [SIM_VIM_TYPE, ...OPENSTACK_VIM_TYPES, ...KUBERNETES_VIM_TYPES]);
       assert.ok(drivers.find(SIM_VIM_TYPE));
       assert.ok(drivers.find('ETSINFV.OPENSTACK_KEYSTONE.V_3'), 'OpenStack, under its SOL003 type');
       assert.equal(
@@ -58,7 +59,7 @@ for (const dialect of DIALECTS) {
     test('with sim.registerDefaultVim off the simulated VIM is served but not registered', async () => {
       const db = await freshDb();
       const drivers = await prepareVimDrivers(configWith(false), { db });
-      assert.deepEqual(drivers.vimTypes, [SIM_VIM_TYPE, ...OPENSTACK_VIM_TYPES]);
+      assert.deepEqual(drivers.vimTypes, [SIM_VIM_TYPE, ...OPENSTACK_VIM_TYPES, ...KUBERNETES_VIM_TYPES]);
       assert.ok((await listHosts(db)).length > 0, 'the topology is seeded');
       assert.deepEqual(await listVims(db), []);
     });
@@ -66,14 +67,16 @@ for (const dialect of DIALECTS) {
     test('a vimType no driver serves is an INVALID_REQUEST naming the served ones', async () => {
       const db = await freshDb();
       const drivers = await prepareVimDrivers(configWith(false), { db });
-      assert.equal(drivers.find('ETSINFV.KUBERNETES.V_1'), undefined);
+      assert.equal(drivers.find('TERRAFORM.V1'), undefined);
       assert.throws(
-        () => drivers.get('ETSINFV.KUBERNETES.V_1'),
+        () => drivers.get('TERRAFORM.V1'),
         (err: unknown) =>
           err instanceof InfraError &&
           err.code === 'INVALID_REQUEST' &&
-          err.message.includes('ETSINFV.KUBERNETES.V_1') &&
-          err.message.includes(`Bosun serves ${SIM_VIM_TYPE}, ETSINFV.OPENSTACK_KEYSTONE.V_3, openstack`),
+          err.message.includes('TERRAFORM.V1') &&
+          err.message.includes(
+            `Bosun serves ${SIM_VIM_TYPE}, ETSINFV.OPENSTACK_KEYSTONE.V_3, openstack, ETSINFV.KUBERNETES.V_1, kubernetes`,
+          ),
       );
     });
 

@@ -29,8 +29,8 @@ import {
 const BASE = '/bosun/v1/vims';
 const SIM = '/bosun/v1/sim';
 const OPENSTACK = 'ETSINFV.OPENSTACK_KEYSTONE.V_3';
-const KUBERNETES = 'ETSINFV.KUBERNETES.V_1';
-const SERVED = [SIM_VIM_TYPE, OPENSTACK, 'openstack'];
+const TERRAFORM = 'TERRAFORM.V1';
+const SERVED = [SIM_VIM_TYPE, OPENSTACK, 'openstack', 'ETSINFV.KUBERNETES.V_1', 'kubernetes'];
 const SECRET = 'hunter2-very-secret';
 
 /** A VIM with credentials to seal, of the type a driver serves. */
@@ -166,12 +166,12 @@ for (const dialect of DIALECTS) {
 
     test('a VIM type no driver serves is refused (422) with the served types', async () => {
       const refused = await http<{ detail: string; servedVimTypes: string[] }>(server.url, 'POST', BASE, {
-        body: { ...cloud('keystone-lab'), vimType: KUBERNETES },
+        body: { ...cloud('keystone-lab'), vimType: TERRAFORM },
       });
       assert.ok(isProblem(refused, 422), refused.text);
       assert.equal(
         refused.body.detail,
-        `No driver serves VIM type ${KUBERNETES}: Bosun serves ${SERVED.join(', ')}. Register a VIM of a served type.`,
+        `No driver serves VIM type ${TERRAFORM}: Bosun serves ${SERVED.join(', ')}. Register a VIM of a served type.`,
       );
       assert.deepEqual(refused.body.servedVimTypes, SERVED);
       const listed = await http<VimRecord[]>(server.url, 'GET', `${BASE}?projectId=tenant-a`);

@@ -157,9 +157,9 @@ for (const dialect of DIALECTS) {
       unverified.vim.auth_cred.cert_verify = 'False';
       await refuse(unverified, 422, /^auth_cred\.cert_verify False is refused: Bosun always verifies/);
       await refuse(
-        registration('k8s', { type: 'kubernetes' }),
+        registration('k8s', { type: 'TERRAFORM.V1' }),
         422,
-        /^No driver serves VIM type ETSINFV\.KUBERNETES\.V_1/,
+        /^No driver serves VIM type TERRAFORM\.V1/,
       );
       await refuse(registration('x').vim, 400, /vim/);
       await refuse({ vim: { ...registration('x').vim, auth_cred: { token: 'x' } } }, 400, /token/);
