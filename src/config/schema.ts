@@ -319,6 +319,41 @@ export const ConfigSchema = Type.Object(
           description:
             'regular expressions (case-insensitive) of VIM failure messages that mean "no room in this zone": the server is tried in another zone (a NO_VALID_HOST failure always is)',
         }),
+        timeline: Type.Object(
+          {
+            maxOutputLines: Type.Integer({
+              minimum: 0,
+              maximum: 100000,
+              default: 2000,
+              description: 'management-driver output lines an op occ timeline keeps (the rest are dropped)',
+            }),
+            streamsPerClient: Type.Integer({
+              minimum: 1,
+              maximum: 1000,
+              default: 8,
+              description:
+                'event streams (GET /bosun/v1/vnf_lcm_op_occs/{id}/events) one client may hold open at once',
+            }),
+            streamIdleTimeoutMs: Type.Integer({
+              minimum: 1000,
+              default: 900000,
+              description:
+                'an event stream with no new event for this long is closed (the client may resume it)',
+            }),
+            heartbeatMs: Type.Integer({
+              minimum: 100,
+              default: 15000,
+              description: 'how often an event stream sends a comment so that proxies keep it open',
+            }),
+            pollMs: Type.Integer({
+              minimum: 50,
+              default: 1000,
+              description:
+                'how often an event stream looks for events by itself (other processes on SQLite; a safety net on PostgreSQL)',
+            }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -17,6 +17,7 @@ import { registerInfraAdmin } from './routes/admin/infra.ts';
 import { registerAdminSubscriptions } from './routes/admin/subscriptions.ts';
 import { registerAlertWebhooks } from './routes/alert/index.ts';
 import { registerTackerLegacyVims } from './routes/tacker-legacy/vims.ts';
+import { registerTimeline } from './routes/timeline/index.ts';
 import { registerVnffm } from './routes/vnffm/index.ts';
 import { registerVnflcm } from './routes/vnflcm/index.ts';
 import { registerVnfpkgm } from './routes/vnfpkgm/index.ts';
@@ -63,7 +64,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       registerTackerLegacyVims,
       registerAlertWebhooks,
     ];
-    const admin = [registerAdminSubscriptions, registerInfraAdmin, registerAlarmAdmin];
+    const admin = [registerAdminSubscriptions, registerInfraAdmin, registerAlarmAdmin, registerTimeline];
     const registrars =
       role === 'worker' ? [] : [auth.routes, ...apis, ...admin, ...(options.registrars ?? [])];
     app = await buildApp(context, registrars);

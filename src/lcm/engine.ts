@@ -7,6 +7,8 @@
  * retried (resuming at that step), rolled back or failed. Cancel is honoured at every step
  * boundary (and FORCEFUL aborts the step in flight through the signal).
  */
+
+import { findHook } from '../drivers/mgmt/hook-runner.ts';
 import { NfvoUnavailable } from '../grant/nfvo.ts';
 import type { ResourceChanges } from '../sol/instance-model.ts';
 import { ApiError } from '../sol/problem.ts';
@@ -24,6 +26,8 @@ import { COMPENSATED, STARTING_STEPS, STEPS } from './steps/index.ts';
 import { rollbackHook } from './steps/rollback-hooks.ts';
 import type { Run, RunControl } from './steps/run.ts';
 import type { LcmStore } from './store.ts';
+import type { NewOpEvent } from './timeline/event.ts';
+import { TimelineWriter } from './timeline/writer.ts';
 import { transition } from './transition.ts';
 
 export type { RunControl };
@@ -50,11 +54,16 @@ export async function runOpOcc(
 ): Promise<void> {
   const work = await store.findOpOccWork(deps.db.kysely, id);
   if (!work || work.opOcc.leaseOwner !== owner) return;
+  const timeline = new TimelineWriter(
+    { db: deps.db, logger: deps.logger, maxOutputLines: deps.config.lcm.timeline.maxOutputLines },
+    id,
+  );
   let run: Run;
   try {
-    run = await prepare(deps, store, owner, control, work);
+    run = await prepare(deps, store, owner, control, work, timeline);
   } catch (err) {
-    await failed({ deps, store, owner, control, opOcc: work.opOcc, progress: work.progress }, 'prepare', err);
+    const failing = { deps, store, owner, control, opOcc: work.opOcc, progress: work.progress, timeline };
+    await failed(failing, 'prepare', err);
     return;
   }
   if (run.opOcc.operationState === 'ROLLING_BACK') await rollback(run);
@@ -67,6 +76,7 @@ async function prepare(
   owner: string,
   control: RunControl,
   work: Work,
+  timeline: TimelineWriter,
 ): Promise<Run> {
   const { opOcc, progress } = work;
   const db = deps.db.kysely;
@@ -105,6 +115,7 @@ async function prepare(
     target,
     flavour,
     facts,
+    timeline,
     cancelMode: opOcc.isCancelPending ? (opOcc.cancelMode ?? 'GRACEFUL') : undefined,
   };
 }
@@ -112,7 +123,36 @@ async function prepare(
 // ------------------------------------------------------------------ boundaries and persistence
 
 /** What failure handling needs of a run (all of it is there even when preparing the run failed). */
-type Failing = Pick<Run, 'deps' | 'store' | 'owner' | 'control' | 'opOcc' | 'progress'>;
+type Failing = Pick<Run, 'deps' | 'store' | 'owner' | 'control' | 'opOcc' | 'progress' | 'timeline'>;
+
+/** The Vnflcm hook a hook step runs (undefined for other steps). */
+const HOOK_OF_STEP: Readonly<Record<string, string>> = {
+  'start-hook': '_start',
+  'end-hook': '_end',
+  'rollback-start-hook': '_rollback_start',
+  'rollback-end-hook': '_rollback_end',
+};
+
+/**
+ * A step's timeline event; none for a hook step whose hook the flavour does not declare (most
+ * operations of most packages run no hook: a step that does nothing is not shown).
+ */
+function stepEvent(
+  run: Run,
+  step: string,
+  fields: Omit<Extract<NewOpEvent, { kind: 'step' }>, 'kind' | 'step' | 'hook'>,
+): NewOpEvent | undefined {
+  const suffix = HOOK_OF_STEP[step];
+  if (suffix === undefined) return { kind: 'step', step, ...fields };
+  const hook = `${run.def.hook}${suffix}`;
+  if (!run.flavour || !findHook(run.flavour, hook)) return undefined;
+  return { kind: 'step', step, hook, ...fields };
+}
+
+const emitStep = (run: Run, step: string, fields: Parameters<typeof stepEvent>[2]) => {
+  const event = stepEvent(run, step, fields);
+  if (event) run.timeline.emit(event);
+};
 
 /** Step boundaries and saves of a run, for the saga runner. */
 function sagaControl(run: Run): SagaControl {
@@ -129,8 +169,16 @@ function sagaControl(run: Run): SagaControl {
       if (!state) throw new LeaseLost();
       run.cancelMode = state.cancelMode;
     },
+    started(step) {
+      emitStep(run, step, { status: 'started' });
+    },
     done(step, ms) {
       run.deps.logger.debug({ vnfLcmOpOccId: run.opOcc.id, step, ms }, 'LCM step done');
+      emitStep(run, step, { status: 'finished', durationMs: ms });
+    },
+    failed(step, ms, err) {
+      const detail = problemOf(causeOf(run, err), step).detail;
+      emitStep(run, step, { status: 'failed', durationMs: ms, ...(detail ? { detail } : {}) });
     },
   };
 }
@@ -161,6 +209,7 @@ async function forward(run: Run): Promise<void> {
 }
 
 async function complete(run: Run): Promise<void> {
+  await run.timeline.flush();
   const done0 = appliedInstance(run.def, run.instance, run.opOcc, run.progress, run.target);
   const applied = {
     ...done0,
@@ -217,6 +266,7 @@ async function failed(run: Failing, step: string, err: unknown): Promise<void> {
     );
     return;
   }
+  await run.timeline.flush();
   const error = problemOf(err, step);
   const state = run.opOcc.operationState;
   // Failing while STARTING changed nothing (ROLLED_BACK), unless the NFVO could not be asked at
@@ -259,6 +309,7 @@ async function rollback(run: Run): Promise<void> {
     await rollbackHook(run, 'start', control);
     await compensate(run, progress, STEPS[run.opOcc.operation], control);
     await rollbackHook(run, 'end', control);
+    await run.timeline.flush();
     const recorded = progress.outputs['rollback-infra'];
     const done = await transition(run.deps.db, run.store, {
       opOccId: run.opOcc.id,

@@ -26,6 +26,8 @@ import { loadLcmPackage, packageByVnfdId, refreshUsage } from './packages.ts';
 import { notifyWorkers } from './pg-wakeup.ts';
 import { emptyProgress } from './progress.ts';
 import type { LcmStore, OpOccChange } from './store.ts';
+import { appendOpEvents } from './timeline/record.ts';
+import { opEventsCommitted } from './timeline/signal.ts';
 import { transition } from './transition.ts';
 import { cancelRequested, wakeRunners } from './wakeup.ts';
 
@@ -230,9 +232,11 @@ export async function startOperation(
     progress.outputs.accept = facts;
     await svc.store.insertOpOcc(trx, record, { progress, queued: true });
     await notifyOpOcc(trx, svc.store, instance, record);
+    await appendOpEvents(trx, svc.db, record.id, [{ kind: 'state', state: record.operationState }]);
     await options.within?.(trx, record);
     return record;
   });
+  opEventsCommitted(opOcc.id);
   wakeRunners();
   await notifyWorkers(svc.db);
   return opOcc;

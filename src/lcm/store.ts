@@ -334,6 +334,16 @@ export class LcmStore {
     return row ? opOccFromRow(row) : undefined;
   }
 
+  /** The op occ's operationState alone (what an event stream looks at between reads). */
+  async findOpOccState(db: Executor, id: string): Promise<OperationState | undefined> {
+    const row = await db
+      .selectFrom(this.opOccs)
+      .select('operation_state')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.operation_state as OperationState | undefined;
+  }
+
   /** The op occ with the engine's bookkeeping (progress, grant request and grant). */
   async findOpOccWork(
     db: Executor,

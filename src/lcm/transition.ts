@@ -2,7 +2,8 @@
  * One op occ state change, in one transaction: the guarded update (only from the expected states,
  * and for a worker only while it holds the lease), the instance written and released when the
  * state is final, anything else that must commit with it (package usage), and the notification of
- * the state entered. Both the API (retry, rollback, fail, cancel) and the engine go through it.
+ * the state entered, with its timeline events (the error, then the state). Both the API (retry,
+ * rollback, fail, cancel) and the engine go through it.
  */
 
 import type { OperationState } from '../sol/lcm-operations.ts';
@@ -12,6 +13,9 @@ import type { OpOccRecord, VnfInstanceRecord } from './model.ts';
 import { notifyOpOcc } from './notify.ts';
 import { FINAL } from './op-states.ts';
 import type { LcmStore, OpOccChange } from './store.ts';
+import type { NewOpEvent } from './timeline/event.ts';
+import { appendOpEvents } from './timeline/record.ts';
+import { opEventsCommitted } from './timeline/signal.ts';
 
 /** A worker's lease fences its change; the API's changes have none. */
 type Fence =
@@ -38,7 +42,7 @@ export async function transition(
   store: LcmStore,
   request: TransitionRequest,
 ): Promise<{ opOcc: OpOccRecord; instance: VnfInstanceRecord } | undefined> {
-  return inTransaction(db, async (trx) => {
+  const done = await inTransaction(db, async (trx) => {
     const { opOccId, change, from } = request;
     const changed =
       request.owner !== undefined && request.endsJob
@@ -54,7 +58,21 @@ export async function transition(
     }
     const instance = (await store.findInstance(trx, opOcc.vnfInstanceId)) as VnfInstanceRecord;
     await request.also?.(trx, opOcc, instance);
-    if (request.change.operationState !== undefined) await notifyOpOcc(trx, store, instance, opOcc);
+    if (request.change.operationState !== undefined) {
+      await notifyOpOcc(trx, store, instance, opOcc);
+      await appendOpEvents(trx, db, opOcc.id, stateEvents(request.change, opOcc));
+    }
     return { opOcc, instance };
   });
+  if (done && request.change.operationState !== undefined) opEventsCommitted(done.opOcc.id);
+  return done;
+}
+
+/** The timeline events of a state change: the error it records, then the state entered. */
+export function stateEvents(change: OpOccChange, opOcc: OpOccRecord): NewOpEvent[] {
+  const error = change.error && typeof change.error === 'object' ? change.error : undefined;
+  return [
+    ...(error ? [{ kind: 'error' as const, error: error as Record<string, unknown> }] : []),
+    { kind: 'state', state: opOcc.operationState },
+  ];
 }

@@ -28,6 +28,7 @@ import { BuiltinHookError, runBuiltinHook } from './builtin/run-builtin.ts';
 import { HOOK_CONTRACT_VERSION, type HookInput, type HookOutput } from './hook-contract.ts';
 import { checkHookOutput } from './hook-output.ts';
 import { type HookPolicy, policyRefusal } from './hook-policy.ts';
+import { type HookProgress, lineSplitter } from './hook-progress.ts';
 import {
   checkSandbox,
   hookFolder,
@@ -60,6 +61,8 @@ export interface HookCall {
   /** The request's SSH secrets, opened: given to built-in drivers only, never to a package script. */
   secrets?: SshSecrets;
   signal: AbortSignal;
+  /** Phases and output lines as they happen (a script's stderr lines; a built-in driver's own). */
+  progress?: HookProgress;
 }
 
 export type HookOutcome = { ran: false } | { ran: true; output: HookOutput; durationMs: number };
@@ -142,6 +145,7 @@ export class HookRunner {
           input: call.input,
           secrets: call.secrets ?? {},
           signal: call.signal,
+          ...(call.progress ? { progress: call.progress } : {}),
         });
         return { ran: true, output, durationMs: Date.now() - started };
       } catch (err) {
@@ -170,7 +174,15 @@ export class HookRunner {
       folder.handOver([file]);
       const command = await commandFor(file, `${INSIDE.hookDir}/${name}`, op.artifact.type, call.hook);
       const started = Date.now();
-      const output = await this.#exec(call.hook, artifact, command, folder.dir, call.input, call.signal);
+      const output = await this.#exec(
+        call.hook,
+        artifact,
+        command,
+        folder.dir,
+        call.input,
+        call.signal,
+        call.progress,
+      );
       return { ran: true, output, durationMs: Date.now() - started };
     } finally {
       await rm(folder.dir, { recursive: true, force: true });
@@ -213,6 +225,7 @@ export class HookRunner {
     hookDir: string,
     input: HookInput,
     signal: AbortSignal,
+    progress?: HookProgress,
   ): Promise<HookOutput> {
     const { timeoutMs, outputBytes, sandbox } = this.#settings;
     const env = {
@@ -252,8 +265,13 @@ export class HookRunner {
           kill(`wrote more than ${outputBytes} bytes on stdout (hooks.limits.outputBytes)`);
         }
       });
+      // stdout is the script's answer; its stderr is what it says as it works, reported line by line.
+      const lines = progress ? lineSplitter((line) => progress.line('stderr', line)) : undefined;
       child.stderr?.on('data', (c: Buffer) => {
-        if (stderr.length < outputBytes) stderr += c.toString('utf8');
+        if (stderr.length < outputBytes) {
+          stderr += c.toString('utf8');
+          lines?.push(c);
+        }
       });
       child.stdin?.on('error', () => {});
       child.stdin?.end(JSON.stringify(input));
@@ -263,6 +281,7 @@ export class HookRunner {
         reject(new HookError(hook, `Hook ${hook} (${artifact}) could not start: ${err.message}`, facts()));
       });
       child.once('close', (code, sig) => {
+        lines?.end();
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         const tail = (stderr.trim() || stdout.trim()).slice(-EXCERPT);

@@ -120,6 +120,8 @@ export async function withZoneReselection(
       if (!saved) throw new LeaseLost();
       run.grant = grant;
       run.opOcc = { ...run.opOcc, placementAttempts: attempts };
+      const { at, ...attempt } = record;
+      run.timeline.emit({ kind: 'placement', at, ...attempt });
       const log = { vnfLcmOpOccId: run.opOcc.id, attempt: record };
       if (choice.stopped) {
         logger.warn(log, 'no other availability zone to try');

@@ -12,8 +12,12 @@ export interface SagaControl {
   boundary(): void;
   /** Records progress durably. */
   save(): Promise<void>;
-  /** A step finished (for the log). */
+  /** A step (or a compensation, `rollback-<step>`) started (for the timeline). */
+  started?(step: string): void;
+  /** A step finished (for the log and the timeline). */
   done?(step: string, ms: number): void;
+  /** A step failed (for the timeline). */
+  failed?(step: string, ms: number, err: unknown): void;
 }
 
 /** A step (or its compensation, as `rollback-<step>`) failed with `cause`. */
@@ -33,17 +37,21 @@ export async function runForward<C>(
 ): Promise<void> {
   for (const step of steps) {
     if (progress.steps[step.name] === 'done') continue;
+    let started: number | undefined;
     try {
       control.boundary();
       progress.steps[step.name] = 'started';
       progress.failedStep = undefined;
       await control.save();
-      const started = Date.now();
+      started = Date.now();
+      control.started?.(step.name);
       await step.run(ctx, progress);
       control.done?.(step.name, Date.now() - started);
+      started = undefined;
       progress.steps[step.name] = 'done';
       await (step.record ? step.record(ctx) : control.save());
     } catch (err) {
+      if (started !== undefined) control.failed?.(step.name, Date.now() - started, err);
       throw new StepFailed(step.name, err);
     }
   }
@@ -58,16 +66,23 @@ export async function compensate<C>(
   for (const step of [...steps].reverse()) {
     if (!step.compensate || !progress.steps[step.name] || progress.compensated[step.name] === 'done')
       continue;
+    const name = `rollback-${step.name}`;
+    let started: number | undefined;
     try {
       control.boundary();
       progress.compensated[step.name] = 'started';
       await control.save();
+      started = Date.now();
+      control.started?.(name);
       await step.compensate(ctx);
+      control.done?.(name, Date.now() - started);
+      started = undefined;
       progress.compensated[step.name] = 'done';
       delete progress.steps[step.name];
       await control.save();
     } catch (err) {
-      throw new StepFailed(`rollback-${step.name}`, err);
+      if (started !== undefined) control.failed?.(name, Date.now() - started, err);
+      throw new StepFailed(name, err);
     }
   }
 }

@@ -87,6 +87,8 @@ async function enterProcessing(run: Run): Promise<void> {
   const { db } = run.deps;
   const stored = run.progress.outputs.grant?.vim.stored ?? {};
   let done: Awaited<ReturnType<typeof transition>>;
+  // The grant step's events come before the state it leads to.
+  await run.timeline.flush();
   try {
     done = await transition(db, run.store, {
       opOccId: run.opOcc.id,

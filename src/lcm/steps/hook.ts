@@ -19,6 +19,7 @@ import type { ResolvedVim } from '../engine-deps.ts';
 import { vnfcAnswerProblem, withHookChanges } from '../hook-changes.ts';
 import type { VnfInstanceRecord } from '../model.ts';
 import type { HookStepOutput } from '../progress.ts';
+import { timelineProgress } from '../timeline/hook-progress.ts';
 import { type Run, storedVims } from './run.ts';
 
 /**
@@ -89,6 +90,7 @@ export async function runHook(run: Run, hook: string, phase: HookPhase): Promise
     flavour: run.flavour,
     vnfPkgId: change ? run.target.id : run.pkg.id,
     signal: run.control.signal,
+    progress: timelineProgress(run.timeline, hook),
     // Only a built-in driver (an artifact on the VNFM host) gets the request's SSH secrets.
     ...(findHook(run.flavour, hook)?.artifact?.kind === 'host-path'
       ? { secrets: openSshSecrets(run.deps.box, run.progress.outputs.accept?.sshSecrets) }

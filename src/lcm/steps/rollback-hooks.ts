@@ -10,12 +10,19 @@ import type { Run } from './run.ts';
 
 export async function rollbackHook(run: Run, which: 'start' | 'end', control: SagaControl): Promise<void> {
   if (run.progress.rollbackHooks[which] === 'done') return;
+  const step = `rollback-${which}-hook`;
+  let started: number | undefined;
   try {
     control.boundary();
+    started = Date.now();
+    control.started?.(step);
     await runHook(run, `${run.def.hook}_rollback_${which}`, `rollback-${which}`);
+    control.done?.(step, Date.now() - started);
+    started = undefined;
     run.progress.rollbackHooks[which] = 'done';
     await control.save();
   } catch (err) {
-    throw new StepFailed(`rollback-${which}-hook`, err);
+    if (started !== undefined) control.failed?.(step, Date.now() - started, err);
+    throw new StepFailed(step, err);
   }
 }

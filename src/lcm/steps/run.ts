@@ -16,6 +16,7 @@ import type { CancelMode, OpOccRecord, VnfInstanceRecord } from '../model.ts';
 import type { AcceptFacts, LcmPackage, OperationDef } from '../operation-def.ts';
 import type { Progress } from '../progress.ts';
 import type { LcmStore } from '../store.ts';
+import type { TimelineWriter } from '../timeline/writer.ts';
 
 /** What the runner tells the engine about the run: abort signal and why it fired. */
 export interface RunControl {
@@ -42,6 +43,8 @@ export interface Run {
   target: LcmPackage;
   flavour?: Flavour;
   facts: AcceptFacts;
+  /** The op occ's timeline: steps, driver phases and lines, zone attempts as they happen. */
+  timeline: TimelineWriter;
   /** A cancel asked for, as last read from the op occ (every save reads it back). */
   cancelMode?: CancelMode;
   /** The VIMs' availability zones, read once per run of the operation (by VIM). */

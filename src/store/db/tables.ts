@@ -188,6 +188,24 @@ export interface LcmOpOccsTable {
   version: number;
 }
 
+/** One event of an op occ's timeline (src/lcm/timeline/event.ts). */
+export interface LcmOpEventsTable {
+  op_occ_id: string;
+  /** Increasing per op occ, in commit order; the SSE stream's event id. */
+  seq: number;
+  at: string;
+  kind: string;
+  /** JSON: the event's own fields. */
+  data: string;
+}
+
+/** Each op occ's last timeline sequence number and how many driver output lines it kept. */
+export interface LcmOpEventSeqsTable {
+  op_occ_id: string;
+  last_seq: number;
+  output_lines: number;
+}
+
 /** A registered VIM (project '*' = shared by every project). Secrets are sealed, never returned. */
 export interface VimsTable {
   id: string;
@@ -441,4 +459,6 @@ export interface Tables {
   alarms: AlarmsTable;
   auto_heals: AutoHealsTable;
   openstack_images: OpenStackImagesTable;
+  vnf_lcm_op_events: LcmOpEventsTable;
+  vnf_lcm_op_event_seqs: LcmOpEventSeqsTable;
 }

@@ -4,11 +4,13 @@
  * script gets on stdin (the hook contract's input: the request, the instance — post-operation in
  * `_end` hooks —, the grant, the VNFD model, the VIM connections, what the VIM work changed and
  * the start hook's answer), plus the request's opened SSH secrets and the operation's signal,
- * and answers as a script does: metadata to store per instance and per VNFC. A hook the driver
- * does not implement does nothing.
+ * and answers as a script does: metadata to store per instance and per VNFC. It reports its
+ * phases and output lines as it goes (`progress`), which the op occ's live timeline shows. A hook
+ * the driver does not implement does nothing.
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { HookInput, HookOutput } from '../hook-contract.ts';
+import type { HookProgress } from '../hook-progress.ts';
 import type { SshSecrets } from '../ssh/ssh-params.ts';
 
 /** The LCM hooks a built-in driver may implement (`_start`, `_end`, and the rollback hooks). */
@@ -45,6 +47,8 @@ export interface BuiltinCall {
   /** The request's `additionalParams.ssh` secrets, opened (they are sealed at rest). */
   secrets: SshSecrets;
   signal: AbortSignal;
+  /** Where the driver reports its phases and output lines as they happen (the op occ's timeline). */
+  progress?: HookProgress;
 }
 
 export type BuiltinHook = (call: BuiltinCall) => Promise<HookOutput>;

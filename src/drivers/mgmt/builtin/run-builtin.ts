@@ -6,6 +6,7 @@
  */
 import type { HookInput, HookOutput } from '../hook-contract.ts';
 import { checkHookOutput } from '../hook-output.ts';
+import { type HookProgress, NO_PROGRESS } from '../hook-progress.ts';
 import type { SshSecrets } from '../ssh/ssh-params.ts';
 import { BuiltinDriverError, type BuiltinHookName } from './driver.ts';
 import { type BuiltinLookup, builtinFor } from './registry.ts';
@@ -36,6 +37,7 @@ export async function runBuiltinHook(call: {
   input: HookInput;
   secrets: SshSecrets;
   signal: AbortSignal;
+  progress?: HookProgress;
   /** Which driver the path names (the registry's table; a test may give its own). */
   lookup?: (path: string) => BuiltinLookup;
 }): Promise<HookOutput> {
@@ -48,7 +50,12 @@ export async function runBuiltinHook(call: {
   const named = { ...facts, driver: driver.name };
   let output: HookOutput;
   try {
-    output = await method({ input: call.input, secrets: call.secrets, signal: call.signal });
+    output = await method({
+      input: call.input,
+      secrets: call.secrets,
+      signal: call.signal,
+      progress: call.progress ?? NO_PROGRESS,
+    });
   } catch (err) {
     if (err instanceof BuiltinDriverError)
       throw new BuiltinHookError(`Hook ${call.hook} (built-in driver ${driver.name}): ${err.message}`, {

@@ -138,7 +138,13 @@ export class SshSession {
    */
   exec(
     command: string,
-    opts: { sudo?: boolean; stdin?: string; allowFailure?: boolean } = {},
+    opts: {
+      sudo?: boolean;
+      stdin?: string;
+      allowFailure?: boolean;
+      /** Each chunk of output as it arrives (for live progress; the result keeps the tails). */
+      onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+    } = {},
   ): Promise<CommandResult> {
     const { commandTimeoutMs, outputBytes, signal } = this.#options;
     const password = this.#auth.password;
@@ -193,8 +199,14 @@ export class SshSession {
           return reject(new SshError(`The command on ${where} could not start: ${err.message}.`, facts()));
         }
         channel = ch;
-        ch.on('data', (c: Buffer) => stdout.push(c));
-        ch.stderr.on('data', (c: Buffer) => stderr.push(c));
+        ch.on('data', (c: Buffer) => {
+          stdout.push(c);
+          opts.onOutput?.('stdout', c);
+        });
+        ch.stderr.on('data', (c: Buffer) => {
+          stderr.push(c);
+          opts.onOutput?.('stderr', c);
+        });
         if (opts.sudo && password !== undefined) ch.write(`${password}\n`);
         if (opts.stdin !== undefined) ch.write(opts.stdin);
         ch.end();

@@ -18,6 +18,7 @@ import * as nfvoPackages from './0012-nfvo-packages.ts';
 import * as placementAttempts from './0013-placement-attempts.ts';
 import * as autoHeals from './0014-auto-heals.ts';
 import * as vimCheck from './0015-vim-check.ts';
+import * as opEvents from './0020-op-events.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -35,4 +36,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-placement-attempts': placementAttempts,
   '0014-auto-heals': autoHeals,
   '0015-vim-check': vimCheck,
+  '0020-op-events': opEvents,
 };

@@ -8,6 +8,7 @@
  */
 import type { VnfcResourceInfo } from '../../../../sol/instance-model.ts';
 import type { HookOutput } from '../../hook-contract.ts';
+import { inPhase, lineSplitter, NO_PROGRESS } from '../../hook-progress.ts';
 import { knownFingerprint } from '../../ssh/host-keys.ts';
 import { checkSshParams, sshOptions } from '../../ssh/ssh-params.ts';
 import { type CommandResult, connectSsh, SshError } from '../../ssh/ssh-session.ts';
@@ -62,20 +63,33 @@ async function runOn(call: BuiltinCall, vnfc: VnfcResourceInfo, params: ReturnTy
     (pinned?.serverId === vnfc.computeResource.resourceId ? pinned.fingerprint : undefined);
   const { port, ...options } = sshOptions(params.ssh, call.signal, known);
   const where = `VNFC ${vnfc.id} (${vnfc.vduId}) at ${at.address}`;
+  const progress = call.progress ?? NO_PROGRESS;
   let result: CommandResult;
   let fingerprint: string;
   try {
-    const session = await connectSsh(
-      at.address,
-      port,
-      { username: params.ssh.username, ...call.secrets },
-      options,
+    const session = await inPhase(progress, `connect to ${at.address}:${port}`, vnfc.id, () =>
+      connectSsh(at.address, port, { username: params.ssh.username, ...call.secrets }, options),
     );
     try {
       fingerprint = session.hostKey.fingerprint;
       const upload = params.command.upload;
-      if (upload) await session.upload(upload.content, upload.path, upload.mode);
-      result = await session.exec(params.command.command, { sudo: params.command.sudo === true });
+      if (upload)
+        await inPhase(progress, `upload ${upload.path}`, vnfc.id, () =>
+          session.upload(upload.content, upload.path, upload.mode),
+        );
+      const out = lineSplitter((line) => progress.line('stdout', line, vnfc.id));
+      const err = lineSplitter((line) => progress.line('stderr', line, vnfc.id));
+      try {
+        result = await inPhase(progress, `run command${params.command.sudo ? ' (sudo)' : ''}`, vnfc.id, () =>
+          session.exec(params.command.command, {
+            sudo: params.command.sudo === true,
+            onOutput: (stream, chunk) => (stream === 'stdout' ? out : err).push(chunk),
+          }),
+        );
+      } finally {
+        out.end();
+        err.end();
+      }
     } finally {
       session.close();
     }
