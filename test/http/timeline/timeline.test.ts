@@ -242,16 +242,16 @@ for (const dialect of DIALECTS) {
         const inst = await createInstance(server.url, pkg.vnfdId as string);
         await simFault(server.url, 'server.create', 'hang', { timeoutMs: 60000 });
         const id = await startTask(server.url, inst.id, 'instantiate', INSTANTIATE);
-        const abort = new AbortController();
-        const open = [1, 2].map(() => readStream(server.url, id, { signal: abort.signal, timeoutMs: 60000 }));
-        // Both are open once a third is refused.
-        let third: Awaited<ReturnType<typeof http>> | undefined;
-        for (let i = 0; i < 200; i++) {
-          third = await http(server.url, 'GET', `${TIMELINE}/${id}/events`);
-          if (third.status === 429) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        assert.ok(third && isProblem(third, 429), third?.text);
+        // Two streams, open once each has sent its first event.
+        const opened: (() => void)[] = [];
+        const both = Promise.all([0, 1].map(() => new Promise<void>((resolve) => opened.push(resolve))));
+        const open = [0, 1].map((i) =>
+          readStream(server.url, id, { timeoutMs: 60000, onEvent: () => opened[i]?.() }),
+        );
+        await both;
+        const third = await http(server.url, 'GET', `${TIMELINE}/${id}/events`);
+        assert.ok(isProblem(third, 429), third.text);
+        assert.equal(third.headers.get('retry-after'), '5');
         assert.match((third.body as { detail: string }).detail, /streamsPerClient is 2/);
         // Shutdown ends the streams (the op occ is still running): close() returns.
         const closed = server.close();
