@@ -11,7 +11,7 @@ import { InfraError, type VimConnection } from '../../contract.ts';
 import type { VimDescription, VimHostDescription } from '../../description.ts';
 import { withKubeClient } from './client/client.ts';
 import type { Node } from './client/types.ts';
-import { ZONE_LABEL } from './zones.ts';
+import { usable, ZONE_LABEL } from './zones.ts';
 
 /** Kubernetes CPU quantity ("4", "3500m") in whole CPUs. */
 function cpus(q: string | undefined): number {

@@ -20,6 +20,8 @@ export function infoOf(
     ...(scale.maxScaleLevels ? { maxScaleLevels: scale.maxScaleLevels } : {}),
     extCpInfo: [],
     vnfcResourceInfo: vnfcs,
+    vnfVirtualLinkResourceInfo: [],
+    virtualStorageResourceInfo: [],
     vnfcInfo: vnfcInfoOf(vnfcs),
     metadata: state as unknown as Record<string, unknown>,
   };

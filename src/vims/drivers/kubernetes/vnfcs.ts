@@ -11,6 +11,7 @@ import { InfraError } from '../../contract.ts';
 import type { KubeClient } from './client/client.ts';
 import type { Pod } from './client/types.ts';
 import { LABELS, vduSelector } from './names.ts';
+import { ZONE_LABEL } from './zones.ts';
 
 export interface VduPods {
   vduId: string;
@@ -28,7 +29,12 @@ const byAge = (a: Pod, b: Pod) =>
   a.metadata.name.localeCompare(b.metadata.name);
 
 /** Assigns the VDU's live pods to VNFC ids; the new VNFCs first, then the kept ones in their order. */
-export function assignPods(vdu: VduPods, pods: Pod[], vimConnectionId: string): VnfcResourceInfo[] {
+export function assignPods(
+  vdu: VduPods,
+  pods: Pod[],
+  vimConnectionId: string,
+  zoneOfNode: ReadonlyMap<string, string> = new Map(),
+): VnfcResourceInfo[] {
   const live = pods.filter((p) => !p.metadata.deletionTimestamp).sort(byAge);
   const wanted = vdu.keep.length + vdu.add.length;
   if (live.length !== wanted) {
@@ -56,14 +62,40 @@ export function assignPods(vdu: VduPods, pods: Pod[], vimConnectionId: string): 
   }
   const old = new Map(vdu.before.map((v) => [v.id, v]));
   return [...vdu.add, ...vdu.before.filter((v) => keep.has(v.id)).map((v) => v.id)].map((id) => {
-    const metadata = old.get(id)?.metadata;
+    const pod = live.find((p) => p.metadata.name === podOf.get(id));
+    const host = pod?.spec?.nodeName;
+    const zone = host ? zoneOfNode.get(host) : undefined;
+    const metadata = {
+      ...old.get(id)?.metadata,
+      ...(zone ? { zone } : {}),
+      ...(host ? { host } : {}),
+      // A pod's nearest thing to a flavour: its quality-of-service class.
+      flavor: pod?.status?.qosClass ?? 'BestEffort',
+      image: (pod?.spec?.containers ?? []).map((c) => c.image ?? '').join(','),
+    };
     return {
       id,
       vduId: vdu.vduId,
+      ...(zone ? { zoneId: zone } : {}),
       computeResource: { vimConnectionId, resourceId: podOf.get(id) ?? '', vimLevelResourceType: vdu.kind },
-      ...(metadata ? { metadata } : {}),
+      metadata,
     };
   });
+}
+
+/** The zone label of each node; none when the VIM user may not list nodes (a namespace's tenant). */
+async function nodeZones(client: KubeClient, signal: AbortSignal): Promise<Map<string, string>> {
+  try {
+    const nodes = await client.nodes(signal);
+    return new Map(
+      nodes.flatMap((n) =>
+        n.metadata.labels?.[ZONE_LABEL] ? [[n.metadata.name, n.metadata.labels[ZONE_LABEL]]] : [],
+      ),
+    );
+  } catch (error) {
+    if (error instanceof InfraError && error.detail?.status === 403) return new Map();
+    throw error;
+  }
 }
 
 /** Reads every VDU's pods, assigns them, and labels the pods no op occ has labelled yet. */
@@ -76,6 +108,7 @@ export async function readVnfcs(
   vdus: readonly VduPods[],
   signal: AbortSignal,
 ): Promise<VnfcResourceInfo[]> {
+  const zones = await nodeZones(client, signal);
   const out: VnfcResourceInfo[] = [];
   for (const vdu of vdus) {
     const pods = await client.pods(namespace, vduSelector(instanceId, vdu.vduId), signal);
@@ -88,7 +121,7 @@ export async function readVnfcs(
         signal,
       );
     }
-    out.push(...assignPods(vdu, pods, vimConnectionId));
+    out.push(...assignPods(vdu, pods, vimConnectionId, zones));
   }
   return out;
 }

@@ -1,5 +1,5 @@
 /**
- * The zones of a Kubernetes VIM: the `topology.kubernetes.io/zone` labels of its ready nodes.
+ * The zones of a Kubernetes VIM: the `topology.kubernetes.io/zone` labels of its nodes that take pods.
  * A cluster without zone labels, or a VIM user who may not list nodes (a namespace's tenant),
  * has none: the scheduler places pods where it can.
  */
@@ -10,8 +10,10 @@ import { type KubernetesDeps, withClient } from './deps.ts';
 
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 
-const ready = (n: Node) =>
-  (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+/** A node that takes pods: not cordoned, and not reported other than Ready. */
+export const usable = (n: Node) =>
+  !n.spec?.unschedulable &&
+  !(n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status !== 'True');
 
 export async function zones(deps: KubernetesDeps, vim: VimConnection): Promise<string[]> {
   return withClient(deps, vim, async (client) => {
@@ -25,7 +27,7 @@ export async function zones(deps: KubernetesDeps, vim: VimConnection): Promise<s
     return [
       ...new Set(
         nodes
-          .filter(ready)
+          .filter(usable)
           .map((n) => n.metadata.labels?.[ZONE_LABEL])
           .filter((z): z is string => !!z),
       ),

@@ -69,6 +69,7 @@ export const Pod = Type.Object({
   status: Type.Optional(
     Type.Object({
       phase: Type.Optional(Str),
+      qosClass: Type.Optional(Str),
       reason: Type.Optional(Str),
       message: Type.Optional(Str),
       conditions: Type.Optional(
