@@ -114,6 +114,31 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(config|zip|net|sol)/' },
     },
     {
+      name: 'server-not-console-sources',
+      comment:
+        'The server serves the console as built files (console.dir); it never imports the ' +
+        "console's sources, which are a browser app built by Vite.",
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^console/' },
+    },
+    {
+      name: 'console-not-server',
+      comment:
+        'The console is a browser app that talks to Bosun over its HTTP APIs only; server code ' +
+        'would not run in a browser and would tie the console to the server internals.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'console-imports-resolve',
+      comment: 'An import the checker cannot resolve is an import it cannot check.',
+      severity: 'error',
+      from: { path: '^console/src/' },
+      to: { couldNotResolve: true, pathNot: '\\.css$' },
+    },
+    {
       name: 'imports-resolve',
       comment: 'An import the checker cannot resolve is an import it cannot check.',
       severity: 'error',
@@ -126,7 +151,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
-      extensions: ['.ts', '.js', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.json'],
       exportsFields: ['exports'],
       conditionNames: ['import', 'node', 'types', 'default'],
     },

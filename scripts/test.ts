@@ -4,9 +4,10 @@
  * The files that work on the one shared OpenStack (mini-openstack) run one at a time beside the
  * others: they fill zones and hosts on purpose, and two at once would fail each other's
  * placements. Extra arguments are passed to `node --test` (e.g. a file or --test-name-pattern);
- * files named on the command line run as one parallel set.
+ * files named on the command line run as one parallel set. The web console is built first when
+ * its sources changed (its browser tests load it), once, before any file could race to build it.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { startTempPostgres, type TempPostgres } from './postgres.ts';
@@ -17,6 +18,10 @@ const CLOUD_FILES = ['test/vims/openstack/**/*.test.ts', 'test/cli/vim-openstack
 const args = process.argv.slice(2);
 const files = args.filter((a) => !a.startsWith('-'));
 const flags = args.filter((a) => a.startsWith('-'));
+
+execFileSync(process.execPath, [new URL('build-console.ts', import.meta.url).pathname, '--if-stale'], {
+  stdio: 'inherit',
+});
 
 let pg: TempPostgres | undefined;
 const env = { ...process.env };

@@ -511,6 +511,16 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    console: Type.Object(
+      {
+        dir: Type.String({
+          default: '',
+          description:
+            'folder of the built web console served at /ui/ (npm run build:console); empty = console/dist of this checkout',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     log: Type.Object(
       {
         level: Type.Union(

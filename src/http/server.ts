@@ -11,6 +11,7 @@ import { linkBase } from '../notify/delivery/links.ts';
 import { createRuntime, type Role } from '../runtime.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
+import { registerConsole } from './console/routes.ts';
 import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
 import { registerAlarmAdmin } from './routes/admin/alarms.ts';
 import { registerInfraAdmin } from './routes/admin/infra.ts';
@@ -66,7 +67,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ];
     const admin = [registerAdminSubscriptions, registerInfraAdmin, registerAlarmAdmin, registerTimeline];
     const registrars =
-      role === 'worker' ? [] : [auth.routes, ...apis, ...admin, ...(options.registrars ?? [])];
+      role === 'worker'
+        ? []
+        : [auth.routes, ...apis, ...admin, registerConsole, ...(options.registrars ?? [])];
     app = await buildApp(context, registrars);
     await app.listen({ port: config.server.port, host: config.server.bind });
     const address = app.server.address();
