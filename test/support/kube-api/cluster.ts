@@ -279,8 +279,25 @@ export class Cluster {
     }
   }
 
-  /** Events as the real components record them, counted when the same thing happens again. */
+  /**
+   * Events as the real components record them, counted when the same thing happens again. Best
+   * effort, as the real recorder: an event refused (a namespace being deleted) is dropped.
+   */
   event(involved: Obj, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
+    try {
+      this.recordEvent(involved, type, reason, message, component);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+    }
+  }
+
+  private recordEvent(
+    involved: Obj,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    component: string,
+  ): void {
     const kind = mustKind('Event');
     const namespace = involved.metadata.namespace ?? 'default';
     const same = this.store

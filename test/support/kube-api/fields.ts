@@ -47,6 +47,8 @@ const names = (elements: string[]) => elements.filter((e) => e.startsWith('f:'))
 export function fieldSetOf(obj: Obj, options: { skipStatus?: boolean; maps?: boolean } = {}): FieldSet {
   const out: FieldSet = new Set();
   const walk = (v: unknown, elements: string[]) => {
+    // A null is no value: typed objects omit it (a template's creationTimestamp).
+    if (v === null) return;
     const path = names(elements);
     if (isMap(v) && Object.keys(v).length && !isAtomicMap(path)) {
       if (options.maps && elements.length) out.add(elements.join(SEP));

@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { extractPackage } from '../extract.ts';
 import { SAMPLES_DIR } from '../samples.ts';
 import { tempDir } from '../temp.ts';
+import { eventually } from './eventually.ts';
 import { type KubeApi, startKubeApi } from './index.ts';
 import { type Kubectl, kubectlFor } from './kubectl.ts';
 
@@ -258,6 +259,99 @@ test('a missing namespace: writes fail with NotFound naming it, lists are empty'
   assert.equal(list.stderr, 'No resources found in no-such-ns namespace.\n');
 });
 
+test('rollout undo goes back to the previous ReplicaSet, which becomes the newest revision', async () => {
+  const ns = await namespace();
+  await ok(['-n', ns, 'apply', '--server-side', '-f', '-'], manifest(2));
+  await ok(['-n', ns, 'rollout', 'status', 'deployment/web', '--timeout=60s']);
+  const [first] = (await json(['-n', ns, 'get', 'replicasets'])).items;
+  await ok(['-n', ns, 'set', 'image', 'deployment/web', 'nginx=nginx:1.26']);
+  await ok(['-n', ns, 'rollout', 'status', 'deployment/web', '--timeout=60s']);
+  assert.equal(
+    await ok(['-n', ns, 'rollout', 'undo', 'deployment/web']),
+    'deployment.apps/web rolled back\n',
+  );
+  await ok(['-n', ns, 'rollout', 'status', 'deployment/web', '--timeout=60s']);
+  const sets = (await json(['-n', ns, 'get', 'replicasets'])).items;
+  assert.equal(sets.length, 2);
+  const back = sets.find((s: { metadata: { name: string } }) => s.metadata.name === first.metadata.name);
+  assert.equal(back.spec.replicas, 2);
+  assert.equal(back.metadata.annotations['deployment.kubernetes.io/revision'], '3');
+  assert.match(
+    await ok(['-n', ns, 'rollout', 'history', 'deployment/web']),
+    /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>\n/,
+  );
+});
+
+test('rollout status of a StatefulSet and a DaemonSet, and of a Deployment whose image cannot be pulled', async () => {
+  const ns = await namespace();
+  const sets = `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 3
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: pg, image: "postgres:16"}]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers: [{name: a, image: "agent:1"}]
+`;
+  await ok(['-n', ns, 'apply', '--server-side', '-f', '-'], sets);
+  assert.match(
+    await ok(['-n', ns, 'rollout', 'status', 'statefulset/db', '--timeout=60s']),
+    /partitioned roll out complete: 3 new pods have been updated...\n$/,
+  );
+  assert.equal(
+    await ok(['-n', ns, 'rollout', 'status', 'daemonset/agent', '--timeout=60s']),
+    'daemon set "agent" successfully rolled out\n',
+  );
+  const names = (await json(['-n', ns, 'get', 'pods', '-l', 'app=db'])).items.map(
+    (p: { metadata: { name: string } }) => p.metadata.name,
+  );
+  assert.deepEqual(names, ['db-0', 'db-1', 'db-2']);
+
+  api.cluster.failures.imagePullError('nginx:missing');
+  const broken = manifest(1, 'nginx:missing').replace(
+    'replicas: 1',
+    'replicas: 1\n  progressDeadlineSeconds: 1',
+  );
+  await ok(['-n', ns, 'apply', '--server-side', '-f', '-'], broken);
+  const r = await kubectl(['-n', ns, 'rollout', 'status', 'deployment/web', '--timeout=60s']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, 'error: deployment "web" exceeded its progress deadline\n');
+  assert.match(
+    await ok(['-n', ns, 'get', 'pods', '-l', 'app=web']),
+    /\nweb-\S+\s+0\/1\s+(ErrImagePull|ImagePullBackOff)\s+0\s/,
+  );
+});
+
+test('a kubeconfig with the client certificate works as the token does', async () => {
+  const byCert = kubectlFor(api, 'cert');
+  const r = await byCert(['get', 'namespace', 'default', '-o', 'jsonpath={.status.phase}']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'Active');
+});
+
+test('deleting a namespace waits until everything in it is gone', async () => {
+  const ns = await namespace();
+  await ok(['-n', ns, 'apply', '--server-side', '-f', '-'], manifest(2));
+  await ok(['-n', ns, 'rollout', 'status', 'deployment/web', '--timeout=60s']);
+  assert.equal(await ok(['delete', 'namespace', ns]), `namespace "${ns}" deleted\n`);
+  const gone = await kubectl(['get', 'namespace', ns]);
+  assert.equal(gone.stderr, `Error from server (NotFound): namespaces "${ns}" not found\n`);
+});
+
 test('the Tacker sample packages apply server-side and roll out', async () => {
   const dir = tempDir('bosun-kube-samples-');
   const zips = readdirSync(SAMPLES_DIR).filter(
@@ -285,10 +379,4 @@ test('the Tacker sample packages apply server-side and roll out', async () => {
 
 const readFileSyncUtf8 = (f: string) => readFileSync(f, 'utf8');
 
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (check: () => boolean) => eventually(check, Boolean, 'kubectl output');

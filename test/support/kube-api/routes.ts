@@ -139,6 +139,7 @@ export function createRoutes(cluster: Cluster, serverAddress: () => string): Rou
             namespace,
             matches,
             resourceVersion: q.get('resourceVersion') ?? undefined,
+            sendInitialEvents: q.get('sendInitialEvents') === 'true',
             timeoutSeconds: q.has('timeoutSeconds') ? Number(q.get('timeoutSeconds')) : undefined,
             render: (o) => (table ? toTable(kind, [o], o.metadata.resourceVersion, includeObject) : o),
           },

@@ -165,7 +165,9 @@ export class Store {
   private write(kind: Kind, obj: Obj, type: EventType, previous?: Obj): Obj {
     this.rv++;
     obj.metadata.resourceVersion = String(this.rv);
-    const stored = structuredClone(obj);
+    // Keys in the real server's order: kind, apiVersion, metadata, then the rest.
+    const { kind: k, apiVersion, metadata, ...rest } = structuredClone(obj);
+    const stored = { kind: k, apiVersion, metadata, ...rest };
     this.objects.set(
       keyOf(kind, kind.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name),
       stored,

@@ -31,14 +31,21 @@ type Column = [name: string, type: string, cell: (o: Obj) => unknown, priority?:
 const NAME: Column = ['Name', 'string', (o) => o.metadata.name];
 const AGE: Column = ['Age', 'string', age];
 
-/** The pod's STATUS as kubectl shows it: Terminating, a container's waiting reason, or the phase. */
+/**
+ * The pod's STATUS as the real printer makes it: the phase, replaced by a container's waiting or
+ * terminated reason, and Terminating while a deleted pod is not yet in a terminal phase.
+ */
 export function podStatus(o: Obj): string {
-  if (o.metadata.deletionTimestamp) return 'Terminating';
-  for (const c of o.status?.containerStatuses ?? [])
-    if (c.state?.waiting?.reason) return c.state.waiting.reason;
-  if (o.status?.phase === 'Pending' && o.spec?.nodeName && !o.status?.containerStatuses)
-    return 'ContainerCreating';
-  return o.status?.phase ?? 'Pending';
+  let reason: string = o.status?.reason ?? o.status?.phase ?? 'Pending';
+  if (reason === 'Pending' && o.spec?.nodeName && !o.status?.containerStatuses) reason = 'ContainerCreating';
+  // From the last container to the first, so that the first one's reason is shown.
+  for (const c of [...(o.status?.containerStatuses ?? [])].reverse()) {
+    if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
+    else if (c.state?.terminated?.reason) reason = c.state.terminated.reason;
+  }
+  const terminal = o.status?.phase === 'Succeeded' || o.status?.phase === 'Failed';
+  if (o.metadata.deletionTimestamp && !terminal) return 'Terminating';
+  return reason;
 }
 
 const ports = (o: Obj) =>

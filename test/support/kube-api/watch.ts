@@ -6,7 +6,7 @@
  * selectors is sent as DELETED, one that starts matching as ADDED.
  */
 import type { ServerResponse } from 'node:http';
-import type { Kind } from './kinds.ts';
+import { apiVersionOf, type Kind } from './kinds.ts';
 import { gone } from './status.ts';
 import type { Change, Obj, Store } from './store.ts';
 
@@ -16,6 +16,8 @@ export interface WatchRequest {
   matches: (o: Obj) => boolean;
   resourceVersion?: string;
   timeoutSeconds?: number;
+  /** sendInitialEvents=true: the current objects, then a BOOKMARK marking their end (watch-list). */
+  sendInitialEvents?: boolean;
   /** Each event's object as sent (a Table row, or the object). */
   render: (o: Obj) => Obj;
 }
@@ -54,8 +56,18 @@ export function serveWatch(
   res.on('close', finish);
 
   const rv = w.resourceVersion && w.resourceVersion !== '0' ? Number(w.resourceVersion) : undefined;
-  if (rv === undefined) {
+  if (rv === undefined || w.sendInitialEvents) {
     for (const o of store.list(w.kind, w.namespace)) if (w.matches(o)) send('ADDED', w.render(o));
+    if (w.sendInitialEvents) {
+      send('BOOKMARK', {
+        kind: w.kind.kind,
+        apiVersion: apiVersionOf(w.kind),
+        metadata: {
+          resourceVersion: store.resourceVersion,
+          annotations: { 'k8s.io/initial-events-end': 'true' },
+        },
+      });
+    }
   } else {
     const changes = store.changesSince(rv);
     if (!changes) {

@@ -65,13 +65,13 @@ export const isActive = (pod: Obj) =>
 
 export const kindOfRef = (ref: Obj) => kindByName(ref.apiVersion, ref.kind);
 
-/** JSON with sorted keys, so that equal objects compare equal whatever their key order. */
+/** JSON with sorted keys and without nulls, so that equal objects compare equal whatever their key order. */
 export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     return `{${Object.keys(v as Obj)
       .sort()
-      .filter((k) => (v as Obj)[k] !== undefined)
+      .filter((k) => (v as Obj)[k] !== undefined && (v as Obj)[k] !== null)
       .map((k) => `${JSON.stringify(k)}:${canonical((v as Obj)[k])}`)
       .join(',')}}`;
   }

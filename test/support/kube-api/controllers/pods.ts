@@ -234,6 +234,38 @@ export class PodLifecycle implements Controller {
       ctx.later(due - t);
       return;
     }
+    if (pod.status?.phase === 'Running') {
+      // The containers stopped: the kubelet reports them terminated and the pod not ready, then deletes it.
+      const at = now();
+      setStatus(ctx, POD, pod, {
+        ...pod.status,
+        phase: 'Succeeded',
+        conditions: (pod.status.conditions ?? []).map((c: Obj) =>
+          c.type === 'Ready' || c.type === 'ContainersReady' || c.type === 'PodReadyToStartContainers'
+            ? {
+                ...c,
+                status: 'False',
+                lastTransitionTime: at,
+                ...(c.type === 'PodReadyToStartContainers' ? {} : { reason: 'PodCompleted' }),
+              }
+            : c,
+        ),
+        containerStatuses: (pod.status.containerStatuses ?? []).map((c: Obj) => ({
+          ...c,
+          ready: false,
+          started: false,
+          state: {
+            terminated: {
+              exitCode: 0,
+              reason: 'Completed',
+              startedAt: c.state?.running?.startedAt,
+              finishedAt: at,
+              containerID: c.containerID,
+            },
+          },
+        })),
+      });
+    }
     if ((pod.metadata.finalizers ?? []).length) return;
     ctx.cluster.store.remove(POD, pod.metadata.namespace, pod.metadata.name);
     this.stoppingSince.delete(uid);

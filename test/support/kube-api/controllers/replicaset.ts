@@ -104,11 +104,11 @@ export class ReplicaSets implements Controller {
             },
           ]
         : undefined;
+      // Zero counts are left out, as the real API's omitempty fields are.
       setStatus(ctx, REPLICA_SET, fresh, {
         replicas: pods.length,
-        fullyLabeledReplicas: pods.length,
-        readyReplicas: ready,
-        availableReplicas: ready,
+        ...(pods.length ? { fullyLabeledReplicas: pods.length } : {}),
+        ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
         observedGeneration: fresh.metadata.generation,
         ...(conditions ? { conditions } : {}),
       });

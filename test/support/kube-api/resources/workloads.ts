@@ -44,7 +44,9 @@ const templated = (extra: (spec: Obj) => void): Behaviour => ({
     obj.spec ??= {};
     extra(obj.spec);
     obj.spec.template ??= {};
+    // The real server writes the zero timestamp of a template's metadata as null.
     obj.spec.template.metadata ??= {};
+    obj.spec.template.metadata.creationTimestamp ??= null;
     podSpecDefaults(obj.spec.template.spec);
   },
   validate: templateCauses,

@@ -1,0 +1,658 @@
+/**
+ * The test API server on the wire, for what kubectl does not show: authentication, Status bodies
+ * exactly as the real server writes them, resourceVersion/uid/generateName/generation, selectors,
+ * watches from a resourceVersion (and 410 once it is compacted), the subresources, each patch
+ * type, graceful and propagated deletion, and injected failures.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { eventually } from './eventually.ts';
+import { type KubeApi, startKubeApi } from './index.ts';
+import { kubeRequest, kubeWatch } from './raw.ts';
+import type { Obj } from './store.ts';
+
+let api: KubeApi;
+
+before(async () => {
+  api = await startKubeApi({
+    podStartMs: 30,
+    podStopMs: 30,
+    imagePullBackOffMs: 60,
+    nodes: ['node-1', 'node-2'],
+  });
+});
+
+after(async () => {
+  assert.deepEqual(api.controllerErrors, []);
+  await api.stop();
+});
+
+const get = (path: string) => kubeRequest(api, 'GET', path);
+const post = (path: string, body: unknown) => kubeRequest(api, 'POST', path, { body });
+const patch = (path: string, body: unknown, contentType: string) =>
+  kubeRequest(api, 'PATCH', path, { body, contentType });
+const del = (path: string, body?: unknown) => kubeRequest(api, 'DELETE', path, { body });
+
+let n = 0;
+async function namespace(): Promise<string> {
+  const name = `api-${++n}`;
+  assert.equal((await post('/api/v1/namespaces', { metadata: { name } })).status, 201);
+  return name;
+}
+
+const deployment = (name: string, extra: Obj = {}) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: { app: name } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
+    },
+    ...extra,
+  },
+});
+
+const pods = async (ns: string, selector: string) =>
+  (await get(`/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(selector)}`)).body
+    .items as Obj[];
+
+const ready = (p: Obj) =>
+  (p.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
+
+test('only a client with the bearer token or a certificate from the cluster CA is let in', async () => {
+  const anonymous = await kubeRequest(api, 'GET', '/api/v1/namespaces', { auth: 'none' });
+  assert.equal(anonymous.status, 401);
+  assert.deepEqual(anonymous.body, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'Unauthorized',
+    reason: 'Unauthorized',
+    code: 401,
+  });
+  assert.equal((await kubeRequest(api, 'GET', '/api/v1/namespaces', { auth: 'cert' })).status, 200);
+  const list = await kubeRequest(api, 'GET', '/api/v1/namespaces', { auth: 'token' });
+  assert.deepEqual(
+    list.body.items.map((i: Obj) => i.metadata.name).filter((x: string) => !x.startsWith('api-')),
+    ['default', 'kube-node-lease', 'kube-public', 'kube-system'],
+  );
+});
+
+test('errors are Status objects shaped as the real server shapes them', async () => {
+  const ns = await namespace();
+  assert.deepEqual((await get(`/apis/apps/v1/namespaces/${ns}/deployments/nope`)).body, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'deployments.apps "nope" not found',
+    reason: 'NotFound',
+    details: { name: 'nope', group: 'apps', kind: 'deployments' },
+    code: 404,
+  });
+  assert.equal((await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'c' } })).status, 201);
+  assert.deepEqual((await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'c' } })).body, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'configmaps "c" already exists',
+    reason: 'AlreadyExists',
+    details: { name: 'c', kind: 'configmaps' },
+    code: 409,
+  });
+  const missingNs = await post('/api/v1/namespaces/ghost/configmaps', { metadata: { name: 'c' } });
+  assert.equal(missingNs.status, 404);
+  assert.deepEqual(missingNs.body.details, { name: 'ghost', kind: 'namespaces' });
+  assert.equal(missingNs.body.message, 'namespaces "ghost" not found');
+
+  const bad = deployment('bad');
+  bad.spec.template.metadata.labels = { app: 'other' };
+  const invalid = await post(`/apis/apps/v1/namespaces/${ns}/deployments`, bad);
+  assert.equal(invalid.status, 422);
+  assert.equal(invalid.body.reason, 'Invalid');
+  assert.equal(
+    invalid.body.message,
+    'Deployment.apps "bad" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
+  );
+  assert.deepEqual(invalid.body.details.causes, [
+    {
+      reason: 'FieldValueInvalid',
+      message: 'Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
+      field: 'spec.template.metadata.labels',
+    },
+  ]);
+  const name = await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'Bad_Name' } });
+  assert.equal(name.status, 422);
+  assert.match(
+    name.body.message,
+    /^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+  );
+
+  const cm = (await get(`/api/v1/namespaces/${ns}/configmaps/c`)).body;
+  assert.equal(
+    (
+      await kubeRequest(api, 'PUT', `/api/v1/namespaces/${ns}/configmaps/c`, {
+        body: { ...cm, data: { a: '1' } },
+      })
+    ).status,
+    200,
+  );
+  const stale = await kubeRequest(api, 'PUT', `/api/v1/namespaces/${ns}/configmaps/c`, {
+    body: { ...cm, data: { a: '2' } },
+  });
+  assert.equal(stale.status, 409);
+  assert.equal(
+    stale.body.message,
+    'Operation cannot be fulfilled on configmaps "c": the object has been modified; please apply your changes to the latest version and try again',
+  );
+  assert.equal(
+    (await get('/apis/apps/v1/namespaces/x/widgets')).body.message,
+    'the server could not find the requested resource',
+  );
+});
+
+test('objects get a uid, a creationTimestamp, a global increasing resourceVersion, generated names and generations', async () => {
+  const ns = await namespace();
+  const a = (await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { generateName: 'cfg-' } })).body;
+  const b = (
+    await post(`/api/v1/namespaces/${ns}/secrets`, {
+      metadata: { generateName: 'cfg-' },
+      stringData: { k: 'v' },
+    })
+  ).body;
+  assert.match(a.metadata.name, /^cfg-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  assert.notEqual(a.metadata.uid, b.metadata.uid);
+  assert.match(a.metadata.creationTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  assert.ok(Number(b.metadata.resourceVersion) > Number(a.metadata.resourceVersion));
+  assert.deepEqual(b.data, { k: Buffer.from('v').toString('base64') });
+  assert.equal(b.stringData, undefined);
+
+  const d = (await post(`/apis/apps/v1/namespaces/${ns}/deployments`, deployment('gen'))).body;
+  assert.equal(d.metadata.generation, 1);
+  const labelled = (
+    await patch(
+      `/apis/apps/v1/namespaces/${ns}/deployments/gen`,
+      { metadata: { labels: { x: 'y' } } },
+      'application/merge-patch+json',
+    )
+  ).body;
+  assert.equal(labelled.metadata.generation, 1);
+  const scaled = (
+    await patch(
+      `/apis/apps/v1/namespaces/${ns}/deployments/gen`,
+      { spec: { replicas: 3 } },
+      'application/merge-patch+json',
+    )
+  ).body;
+  assert.equal(scaled.metadata.generation, 2);
+  const done = await eventually(
+    () => get(`/apis/apps/v1/namespaces/${ns}/deployments/gen`),
+    (r) => r.body.status?.observedGeneration === 2 && r.body.status?.readyReplicas === 3,
+    'the rollout',
+  );
+  // The status subresource changes status only; the resource itself keeps the controller's status.
+  const viaStatus = await kubeRequest(api, 'PUT', `/apis/apps/v1/namespaces/${ns}/deployments/gen/status`, {
+    body: {
+      ...done.body,
+      spec: { ...done.body.spec, replicas: 9 },
+      status: { ...done.body.status, replicas: 42 },
+    },
+  });
+  assert.equal(viaStatus.body.spec.replicas, 3);
+  assert.equal(viaStatus.body.status.replicas, 42);
+  const viaSpec = await patch(
+    `/apis/apps/v1/namespaces/${ns}/deployments/gen`,
+    { status: { replicas: 7 } },
+    'application/merge-patch+json',
+  );
+  assert.notEqual(viaSpec.body.status.replicas, 7);
+});
+
+test('lists filter by label and field selectors and page with limit and continue', async () => {
+  const ns = await namespace();
+  for (const [name, labels] of [
+    ['a', { tier: 'web', env: 'prod' }],
+    ['b', { tier: 'db', env: 'prod' }],
+    ['c', { tier: 'web' }],
+  ] as const) {
+    await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name, labels } });
+  }
+  const names = async (q: string) =>
+    (await get(`/api/v1/namespaces/${ns}/configmaps?${q}`)).body.items.map((i: Obj) => i.metadata.name);
+  assert.deepEqual(await names('labelSelector=tier%3Dweb'), ['a', 'c']);
+  assert.deepEqual(await names('labelSelector=tier%3Dweb,env'), ['a']);
+  assert.deepEqual(await names('labelSelector=tier%20in%20(db,cache)'), ['b']);
+  assert.deepEqual(await names('labelSelector=!env'), ['c']);
+  assert.deepEqual(await names('labelSelector=tier!%3Dweb'), ['b']);
+  assert.deepEqual(await names('fieldSelector=metadata.name%3Dc'), ['c']);
+  const page = (await get(`/api/v1/namespaces/${ns}/configmaps?limit=2`)).body;
+  assert.deepEqual(
+    page.items.map((i: Obj) => i.metadata.name),
+    ['a', 'b'],
+  );
+  assert.equal(page.metadata.remainingItemCount, 1);
+  assert.deepEqual(await names(`limit=2&continue=${encodeURIComponent(page.metadata.continue)}`), ['c']);
+  assert.equal((await get(`/api/v1/namespaces/${ns}/configmaps?labelSelector=tier%20in`)).status, 400);
+});
+
+test('a watch from a resourceVersion sends what changed after it, and 410 Expired once that is compacted', async () => {
+  const ns = await namespace();
+  const created = (
+    await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'w' }, data: { a: '1' } })
+  ).body;
+  await patch(`/api/v1/namespaces/${ns}/configmaps/w`, { data: { a: '2' } }, 'application/merge-patch+json');
+  const watch = await kubeWatch(
+    api,
+    `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${created.metadata.resourceVersion}`,
+  );
+  try {
+    const modified = await watch.next();
+    assert.equal(modified.type, 'MODIFIED');
+    assert.equal(modified.object.data.a, '2');
+    await del(`/api/v1/namespaces/${ns}/configmaps/w`);
+    const deleted = await watch.next();
+    assert.equal(deleted.type, 'DELETED');
+    assert.ok(
+      Number(deleted.object.metadata.resourceVersion) > Number(modified.object.metadata.resourceVersion),
+    );
+    await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'w2' } });
+    assert.equal((await watch.next()).type, 'ADDED');
+  } finally {
+    watch.close();
+  }
+  api.cluster.store.compact();
+  const expired = await kubeWatch(
+    api,
+    `/api/v1/namespaces/${ns}/configmaps?watch=true&resourceVersion=${created.metadata.resourceVersion}`,
+  );
+  try {
+    const e = await expired.next();
+    assert.equal(e.type, 'ERROR');
+    assert.equal(e.object.code, 410);
+    assert.equal(e.object.reason, 'Expired');
+    assert.match(e.object.message, /^too old resource version: \d+ \(\d+\)$/);
+  } finally {
+    expired.close();
+  }
+});
+
+test('the scale subresource reads and writes replicas as an autoscaling/v1 Scale', async () => {
+  const ns = await namespace();
+  await post(`/apis/apps/v1/namespaces/${ns}/deployments`, deployment('s'));
+  const scale = (await get(`/apis/apps/v1/namespaces/${ns}/deployments/s/scale`)).body;
+  assert.equal(scale.kind, 'Scale');
+  assert.equal(scale.apiVersion, 'autoscaling/v1');
+  assert.equal(scale.spec.replicas, 2);
+  const out = await patch(
+    `/apis/apps/v1/namespaces/${ns}/deployments/s/scale`,
+    { spec: { replicas: 4 } },
+    'application/merge-patch+json',
+  );
+  assert.equal(out.body.spec.replicas, 4);
+  await eventually(
+    () => pods(ns, 'app=s'),
+    (p) => p.length === 4 && p.every(ready),
+    'four ready pods',
+  );
+  const negative = await patch(
+    `/apis/apps/v1/namespaces/${ns}/deployments/s/scale`,
+    { spec: { replicas: -1 } },
+    'application/merge-patch+json',
+  );
+  assert.equal(negative.status, 422);
+});
+
+test('strategic merge patch merges containers by name; JSON patch and merge patch as their RFCs say', async () => {
+  const ns = await namespace();
+  const d = deployment('p');
+  d.spec.template.spec.containers.push({ name: 'side', image: 'busybox:1' });
+  await post(`/apis/apps/v1/namespaces/${ns}/deployments`, d);
+  const smp = await patch(
+    `/apis/apps/v1/namespaces/${ns}/deployments/p`,
+    { spec: { template: { spec: { containers: [{ name: 'side', image: 'busybox:2' }] } } } },
+    'application/strategic-merge-patch+json',
+  );
+  assert.deepEqual(
+    smp.body.spec.template.spec.containers.map((c: Obj) => `${c.name}=${c.image}`),
+    ['main=nginx:1.25', 'side=busybox:2'],
+  );
+  const removed = await patch(
+    `/apis/apps/v1/namespaces/${ns}/deployments/p`,
+    { spec: { template: { spec: { containers: [{ name: 'side', $patch: 'delete' }] } } } },
+    'application/strategic-merge-patch+json',
+  );
+  assert.deepEqual(
+    removed.body.spec.template.spec.containers.map((c: Obj) => c.name),
+    ['main'],
+  );
+  const merge = await patch(
+    `/apis/apps/v1/namespaces/${ns}/deployments/p`,
+    { spec: { template: { spec: { containers: [{ name: 'only', image: 'x:1' }] } } } },
+    'application/merge-patch+json',
+  );
+  assert.deepEqual(
+    merge.body.spec.template.spec.containers.map((c: Obj) => c.name),
+    ['only'],
+  );
+  const json = await patch(
+    `/apis/apps/v1/namespaces/${ns}/deployments/p`,
+    [
+      { op: 'replace', path: '/spec/replicas', value: 1 },
+      { op: 'add', path: '/metadata/labels', value: { k: 'v' } },
+    ],
+    'application/json-patch+json',
+  );
+  assert.equal(json.body.spec.replicas, 1);
+  assert.deepEqual(json.body.metadata.labels, { k: 'v' });
+  const failed = await patch(
+    `/apis/apps/v1/namespaces/${ns}/deployments/p`,
+    [{ op: 'test', path: '/spec/replicas', value: 5 }],
+    'application/json-patch+json',
+  );
+  assert.equal(failed.status, 422);
+  const unknown = await kubeRequest(api, 'PATCH', `/apis/apps/v1/namespaces/${ns}/deployments/p`, {
+    body: {},
+    contentType: 'text/plain',
+  });
+  assert.equal(unknown.status, 415);
+});
+
+test('server-side apply removes the fields its manager stops applying, and needs a field manager', async () => {
+  const ns = await namespace();
+  const path = `/api/v1/namespaces/${ns}/configmaps/sa?fieldManager=me`;
+  const yaml = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sa\ndata:\n${data}`;
+  const first = await patch(path, yaml('  a: "1"\n  b: "2"\n'), 'application/apply-patch+yaml');
+  assert.equal(first.status, 201);
+  await patch(
+    `/api/v1/namespaces/${ns}/configmaps/sa?fieldManager=other`,
+    { data: { c: '3' } },
+    'application/merge-patch+json',
+  );
+  const second = await patch(path, yaml('  a: "1"\n'), 'application/apply-patch+yaml');
+  assert.equal(second.status, 200);
+  assert.deepEqual(second.body.data, { a: '1', c: '3' });
+  const entries = second.body.metadata.managedFields.map((m: Obj) => `${m.manager}/${m.operation}`);
+  assert.deepEqual(entries, ['me/Apply', 'other/Update']);
+  const noManager = await patch(
+    `/api/v1/namespaces/${ns}/configmaps/sa`,
+    yaml('  a: "1"\n'),
+    'application/apply-patch+yaml',
+  );
+  assert.equal(noManager.status, 422);
+  assert.equal(
+    noManager.body.message,
+    'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+  );
+});
+
+test('a deleted pod is Terminating for its grace period, then gone; gracePeriodSeconds=0 removes it at once', async () => {
+  const ns = await namespace();
+  const spec = { containers: [{ name: 'c', image: 'nginx:1.25' }] };
+  await post(`/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'p1', labels: { run: 'p' } }, spec });
+  await post(`/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'p2', labels: { run: 'p' } }, spec });
+  await eventually(
+    () => pods(ns, 'run=p'),
+    (p) => p.length === 2 && p.every(ready),
+    'two running pods',
+  );
+  const watch = await kubeWatch(
+    api,
+    `/api/v1/namespaces/${ns}/pods?watch=1&fieldSelector=metadata.name%3Dp1&resourceVersion=${api.cluster.store.resourceVersion}`,
+  );
+  try {
+    const deleting = await del(`/api/v1/namespaces/${ns}/pods/p1`);
+    assert.equal(deleting.status, 200);
+    assert.equal(deleting.body.kind, 'Pod');
+    assert.ok(deleting.body.metadata.deletionTimestamp);
+    assert.equal(deleting.body.metadata.deletionGracePeriodSeconds, 30);
+    const types: string[] = [];
+    for (;;) {
+      const e = await watch.next();
+      types.push(e.type);
+      if (e.type === 'DELETED') break;
+    }
+    assert.equal(types[0], 'MODIFIED');
+    assert.equal(types.at(-1), 'DELETED');
+  } finally {
+    watch.close();
+  }
+  const forced = await del(`/api/v1/namespaces/${ns}/pods/p2?gracePeriodSeconds=0`);
+  assert.equal(forced.status, 200);
+  assert.equal((await get(`/api/v1/namespaces/${ns}/pods/p2`)).status, 404);
+});
+
+test('Orphan deletion leaves the dependents without their owner; deleting a namespace empties it first', async () => {
+  const ns = await namespace();
+  await post(`/apis/apps/v1/namespaces/${ns}/replicasets`, {
+    metadata: { name: 'rs' },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } },
+    },
+  });
+  await eventually(
+    () => pods(ns, 'a=b'),
+    (p) => p.length === 2,
+    'two pods',
+  );
+  await del(`/apis/apps/v1/namespaces/${ns}/replicasets/rs`, { propagationPolicy: 'Orphan' });
+  await eventually(
+    () => get(`/apis/apps/v1/namespaces/${ns}/replicasets/rs`),
+    (r) => r.status === 404,
+    'the ReplicaSet gone',
+  );
+  const orphans = await pods(ns, 'a=b');
+  assert.equal(orphans.length, 2);
+  for (const p of orphans) assert.equal(p.metadata.ownerReferences, undefined);
+
+  const terminating = await del(`/api/v1/namespaces/${ns}`);
+  assert.equal(terminating.body.status.phase, 'Terminating');
+  const refused = await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'late' } });
+  assert.equal(refused.status, 403);
+  assert.equal(
+    refused.body.message,
+    `configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+  );
+  await eventually(
+    () => get(`/api/v1/namespaces/${ns}`),
+    (r) => r.status === 404,
+    'the namespace gone',
+  );
+  assert.deepEqual(await pods(ns, 'a=b'), []);
+});
+
+test('an image that cannot be pulled leaves the pod waiting in ErrImagePull, then ImagePullBackOff, with Warning events', async () => {
+  const ns = await namespace();
+  api.cluster.failures.imagePullError('nginx:no-such-tag');
+  await post(`/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'bad' },
+    spec: { containers: [{ name: 'c', image: 'nginx:no-such-tag' }] },
+  });
+  const waiting = (r: Obj, reason: string) =>
+    r.body.status?.containerStatuses?.[0]?.state?.waiting?.reason === reason;
+  await eventually(
+    () => get(`/api/v1/namespaces/${ns}/pods/bad`),
+    (r) => waiting(r, 'ErrImagePull'),
+    'ErrImagePull',
+  );
+  const backOff = await eventually(
+    () => get(`/api/v1/namespaces/${ns}/pods/bad`),
+    (r) => waiting(r, 'ImagePullBackOff'),
+    'ImagePullBackOff',
+  );
+  assert.equal(backOff.body.status.phase, 'Pending');
+  const events = (
+    await get(`/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name%3Dbad,type%3DWarning`)
+  ).body.items;
+  assert.ok(
+    events.some(
+      (e: Obj) => e.reason === 'Failed' && e.message.startsWith('Failed to pull image "nginx:no-such-tag"'),
+    ),
+    JSON.stringify(events),
+  );
+  assert.ok(events.some((e: Obj) => e.message === 'Error: ImagePullBackOff'));
+});
+
+test('an exceeded quota refuses a pod with 403 as the quota admission does, and its ReplicaSet reports FailedCreate', async () => {
+  const ns = await namespace();
+  api.cluster.failures.quota({ name: 'pods-max', namespace: ns, resource: 'pods', hard: 1 });
+  const spec = { containers: [{ name: 'c', image: 'nginx:1' }] };
+  assert.equal(
+    (await post(`/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'one' }, spec })).status,
+    201,
+  );
+  const refused = await post(`/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'two' }, spec });
+  assert.deepEqual(refused.body, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message:
+      'pods "two" is forbidden: exceeded quota: pods-max, requested: pods=1, used: pods=1, limited: pods=1',
+    reason: 'Forbidden',
+    details: { name: 'two', kind: 'pods' },
+    code: 403,
+  });
+  await post(`/apis/apps/v1/namespaces/${ns}/replicasets`, {
+    metadata: { name: 'rs' },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec },
+    },
+  });
+  const rs = await eventually(
+    () => get(`/apis/apps/v1/namespaces/${ns}/replicasets/rs`),
+    (r) => !!r.body.status?.conditions,
+    'ReplicaFailure',
+  );
+  assert.equal(rs.body.status.conditions[0].type, 'ReplicaFailure');
+  assert.equal(rs.body.status.conditions[0].reason, 'FailedCreate');
+  const events = (await get(`/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DFailedCreate`)).body
+    .items;
+  assert.match(
+    events[0].message,
+    /^Error creating: pods "rs-[a-z0-9]{5}" is forbidden: exceeded quota: pods-max/,
+  );
+});
+
+test('a pod that fits on no node stays Pending with a FailedScheduling event', async () => {
+  const ns = await namespace();
+  api.cluster.failures.unschedulablePods('size=huge', ns);
+  await post(`/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'big', labels: { size: 'huge' } },
+    spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
+  });
+  const pod = await eventually(
+    () => get(`/api/v1/namespaces/${ns}/pods/big`),
+    (r) => !!r.body.status?.conditions,
+    'PodScheduled',
+  );
+  assert.equal(pod.body.status.phase, 'Pending');
+  assert.deepEqual(
+    {
+      type: pod.body.status.conditions[0].type,
+      status: pod.body.status.conditions[0].status,
+      reason: pod.body.status.conditions[0].reason,
+    },
+    { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' },
+  );
+  const events = (await get(`/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DFailedScheduling`)).body
+    .items;
+  assert.equal(
+    events[0].message,
+    '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+  );
+  assert.equal(events[0].source.component, 'default-scheduler');
+});
+
+test('a StatefulSet makes name-0..n-1 in order, each once the one before is ready, and scales down from the top', async () => {
+  const ns = await namespace();
+  const start = api.cluster.store.resourceVersion;
+  const watch = await kubeWatch(api, `/api/v1/namespaces/${ns}/pods?watch=1&resourceVersion=${start}`);
+  try {
+    await post(`/apis/apps/v1/namespaces/${ns}/statefulsets`, {
+      metadata: { name: 'db' },
+      spec: {
+        replicas: 3,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: {
+          metadata: { labels: { app: 'db' } },
+          spec: { containers: [{ name: 'c', image: 'postgres:16' }] },
+        },
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
+        ],
+      },
+    });
+    const order: string[] = [];
+    const readyNames = new Set<string>();
+    while (order.length < 3) {
+      const e = await watch.next();
+      if (e.type === 'ADDED') {
+        // Each pod appears only once every lower ordinal is ready.
+        assert.deepEqual(
+          [...readyNames].sort(),
+          order.slice().sort(),
+          `${e.object.metadata.name} created before its predecessors were ready`,
+        );
+        order.push(e.object.metadata.name);
+      }
+      if (ready(e.object)) readyNames.add(e.object.metadata.name);
+    }
+    assert.deepEqual(order, ['db-0', 'db-1', 'db-2']);
+  } finally {
+    watch.close();
+  }
+  const sts = await eventually(
+    () => get(`/apis/apps/v1/namespaces/${ns}/statefulsets/db`),
+    (r) => r.body.status?.readyReplicas === 3,
+    'three ready',
+  );
+  assert.equal(sts.body.status.currentRevision, sts.body.status.updateRevision);
+  const claims = (await get(`/api/v1/namespaces/${ns}/persistentvolumeclaims`)).body.items.map(
+    (c: Obj) => `${c.metadata.name}:${c.status.phase}`,
+  );
+  assert.deepEqual(claims, ['data-db-0:Bound', 'data-db-1:Bound', 'data-db-2:Bound']);
+  await patch(
+    `/apis/apps/v1/namespaces/${ns}/statefulsets/db/scale`,
+    { spec: { replicas: 1 } },
+    'application/merge-patch+json',
+  );
+  const left = await eventually(
+    () => pods(ns, 'app=db'),
+    (p) => p.length === 1,
+    'one pod left',
+  );
+  assert.equal(left[0].metadata.name, 'db-0');
+});
+
+test('a DaemonSet runs one pod on each node', async () => {
+  const ns = await namespace();
+  await post(`/apis/apps/v1/namespaces/${ns}/daemonsets`, {
+    metadata: { name: 'agent' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: { containers: [{ name: 'c', image: 'agent:1' }] },
+      },
+    },
+  });
+  const running = await eventually(
+    () => pods(ns, 'app=agent'),
+    (p) => p.length === 2 && p.every(ready),
+    'two agents',
+  );
+  assert.deepEqual(running.map((p) => p.spec.nodeName).sort(), ['node-1', 'node-2']);
+});
