@@ -304,6 +304,43 @@ describe('BaseHOT of a Tacker sample with default UserData (one scaling group pe
     assert.deepEqual(built.template, source.template, 'the template itself stays as written');
   });
 
+  test("a scale out grows the group on the existing VNFCs' values, not the new VNFC's grant", async () => {
+    const { flavour, source } = await sampleBaseHot(DEFAULT_USERDATA);
+    const existing = vnfc(flavour, 'VDU1', { zone: 'az1', flavour: 'm1.tiny', images: { VDU1: 'old' } });
+    // A new VNFC granted elsewhere: a shared value changed would make Heat replace every member.
+    const added = vnfc(flavour, 'VDU1', { zone: 'az2', flavour: 'm1.small', images: { VDU1: 'new' } });
+    const built = buildStack(
+      design(flavour, source, {
+        vnfcs: [added, existing, vnfc(flavour, 'VDU2', { flavour: 'm1.tiny', images: { VDU2: 'old' } })],
+      }),
+    );
+    assert.deepEqual(nfvOf(built).VDU.VDU1, {
+      desired_capacity: 2,
+      computeFlavourId: 'm1.tiny',
+      vcImageId: 'old',
+    });
+    assert.deepEqual(built.resources.VDU1_scale_group, [added.id, existing.id]);
+  });
+
+  test("a group is the VDU's when its member is given the VDU's nfv values, whatever its file name; a ResourceGroup too", async () => {
+    const { flavour, source } = await sampleBaseHot(DEFAULT_USERDATA);
+    const template: Tree = structuredClone(source.template);
+    const group = template.resources.VDU1_scale_group;
+    template.resources.VDU1_scale_group = {
+      type: 'OS::Heat::ResourceGroup',
+      properties: {
+        count: group.properties.desired_capacity,
+        resource_def: { ...group.properties.resource, type: 'base_hot_nested_VDU1.yaml' },
+      },
+    };
+    const files = { 'base_hot_nested_VDU1.yaml': source.files['VDU1.yaml'] as string };
+    const vnfcs = [vnfc(flavour, 'VDU1'), vnfc(flavour, 'VDU2')];
+    const built = buildStack(design(flavour, { ...source, template, files }, { vnfcs }));
+    assert.equal(built.layout, 'per-vdu');
+    assert.deepEqual(built.resources, { VDU1_scale_group: [vnfcs[0]?.id], VDU2: [vnfcs[1]?.id] });
+    assert.equal(nfvOf(built).VDU.VDU1.desired_capacity, 1);
+  });
+
   test("Tacker's lcm-operation-user-data-class choice wins over the template's shape", async () => {
     const { flavour, source } = await sampleBaseHot(STANDARD);
     const built = buildStack(
@@ -314,6 +351,30 @@ describe('BaseHOT of a Tacker sample with default UserData (one scaling group pe
     );
     assert.equal(built.layout, 'per-vdu');
     assert.ok(resourcesOf(built).VDU1);
+  });
+});
+
+describe('BaseHOT of a Tacker v1 sample (v1 parameter names, groups of literal size)', () => {
+  test("flavor, image and zone get the VDU's values and each group the VDU's VNFC count", async () => {
+    const { flavour, source } = await sampleBaseHot('functional6.zip');
+    const vnfcs = [
+      vnfc(flavour, 'VDU1', { zone: 'az1', flavour: 'm1.tiny', images: { VDU1: 'img1' } }),
+      vnfc(flavour, 'VDU1', { zone: 'az1', flavour: 'm1.tiny', images: { VDU1: 'img1' } }),
+      vnfc(flavour, 'VDU2', { flavour: 'm1.small', images: { VDU2: 'img2' } }),
+    ];
+    const built = buildStack(design(flavour, source, { vnfcs }));
+    assert.equal(built.layout, 'per-vdu');
+    const nfv = nfvOf(built) as Tree;
+    assert.deepEqual(nfv.VDU.VDU1, { flavor: 'm1.tiny', image: 'img1' });
+    assert.deepEqual(nfv.vdu.VDU1, { zone: 'az1' });
+    assert.deepEqual(nfv.VDU.VDU2, { flavor: 'm1.small', image: 'img2' });
+    const resources = resourcesOf(built);
+    assert.equal(resources.VDU1_scale.properties.desired_capacity, 2);
+    assert.equal(resources.VDU2_scale.properties.desired_capacity, 1);
+    assert.deepEqual(built.resources, {
+      VDU1_scale: [vnfcs[0]?.id, vnfcs[1]?.id],
+      VDU2_scale: [vnfcs[2]?.id],
+    });
   });
 });
 

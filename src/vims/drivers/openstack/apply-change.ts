@@ -1,6 +1,7 @@
 /**
  * Applies a changed state to the instance's stack (built from the flavour's templates, recording
- * the package they came from) and reports instantiatedVnfInfo read back from the cloud, with the
+ * the package they came from; the scaling group members of VNFCs it leaves out marked first, so
+ * that they are the ones removed) and reports instantiatedVnfInfo read back from the cloud, with the
  * resource changes since the instance's state before the op occ. The flavour of a state from
  * another package (a rollback of a package change) is read from that package's VNFD.
  */
@@ -13,6 +14,7 @@ import type { OpenStackClient } from './client/client.ts';
 import type { OpenStackDeps } from './deps.ts';
 import type { ChangedState } from './prior-state.ts';
 import { readInfo } from './read-info.ts';
+import { markRemovedMembers } from './removed-members.ts';
 import { stackContent } from './stack-content.ts';
 
 export function flavourIn(vnfd: Vnfd, flavourId: string): Flavour {
@@ -44,6 +46,7 @@ export async function applyChange(
   const flavour = flavourIn(await vnfdOfState(deps, ctx, next), next.flavourId);
   const { resources, ...content } = await stackContent(deps, ctx, flavour, next, next.packageId);
   const state: ChangedState = { ...next, resources };
+  await markRemovedMembers(client, ctx, state);
   const stack = await applyStack(client, ctx.instanceId, content, state, ctx.signal);
   const info = await readInfo(client, stack, state, ctx.vim.id, ctx.signal);
   return { changes: resourceChanges(ctx.current, info), instantiatedVnfInfo: info };

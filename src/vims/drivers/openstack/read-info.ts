@@ -1,7 +1,8 @@
 /**
  * The instance's instantiatedVnfInfo read from the real stack: its state parameter says which
- * VNFC each resource holds; Heat's resources (down to the nested stacks) give the server, port,
- * volume and network ids; Nova gives each server's host, zone, image and power state, Neutron
+ * VNFC each resource holds; Heat's resources (down to the nested stacks, each VNFC's found by
+ * vnfc-resources.ts: its own nested stack, its member of a per-VDU scaling group, or the top
+ * level) give the server, port, volume and network ids; Nova gives each server's host, zone, image and power state, Neutron
  * each port's MAC and addresses. Every cross-reference (VNFC CP ↔ link port ↔ VL, VNFC CP ↔
  * external CP ↔ external link port, VNFC ↔ storages) is built here once. A VNFC whose server
  * Heat has not made (a failed or interrupted action) is not reported.
@@ -18,18 +19,12 @@ import type {
   VnfVirtualLinkResourceInfo,
 } from '../../../sol/instance-model.ts';
 import type { OpenStackClient } from './client/client.ts';
-import type { Stack, StackResource } from './client/heat.ts';
+import type { Stack } from './client/heat.ts';
 import type { Port } from './client/neutron.ts';
 import type { Server } from './client/nova.ts';
 import { RESOURCE_TYPES, storageInfoId, vnfcCpInfoId, vnfcInfoId } from './names.ts';
 import type { StackState } from './stack-state.ts';
-
-/** The id of the stack a resource belongs to (the last segment of its `stack` link). */
-const stackIdOf = (r: StackResource) =>
-  r.links
-    ?.find((l) => l.rel === 'stack')
-    ?.href.split('/')
-    .at(-1);
+import { serverIn, stackIdOf, vnfcScopes } from './vnfc-resources.ts';
 
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -74,31 +69,26 @@ export async function readInfo(
     vimLevelResourceType: type,
   });
   const resources = await client.heat.resources(stack, { nestedDepth: 3, signal });
-  const inStack = (stackId: string | undefined) => resources.filter((r) => stackIdOf(r) === stackId);
-  const top = inStack(stack.id);
-
-  // The nested resources of each VNFC, by its top-level resource.
-  const vnfcResources = new Map<string, StackResource[]>();
-  for (const [name, vnfcIds] of Object.entries(state.resources)) {
-    const holder = top.find((r) => r.resource_name === name);
-    if (holder?.physical_resource_id && vnfcIds.length === 1) {
-      vnfcResources.set(vnfcIds[0], inStack(holder.physical_resource_id));
-    }
-  }
-  const serverOf = (vnfcId: string) =>
-    vnfcResources
-      .get(vnfcId)
-      ?.find((r) => r.resource_type === RESOURCE_TYPES.server && r.physical_resource_id);
+  const top = resources.filter((r) => stackIdOf(r) === stack.id);
+  const scopes = vnfcScopes(resources, stack.id, state);
+  const nestedOf = (vnfcId: string) => scopes.get(vnfcId)?.resources ?? [];
+  const serverResources = new Map(state.vnfcs.map((v) => [v.id, serverIn(scopes.get(v.id), v.vduId)]));
+  const serverOf = (vnfcId: string) => serverResources.get(vnfcId);
   const present = state.vnfcs.filter((v) => serverOf(v.id));
 
   // Nova and Neutron, in parallel.
   const servers = new Map<string, Server | undefined>();
   const ports = new Map<string, Port | undefined>();
-  const portIds = present.flatMap((v) =>
-    (vnfcResources.get(v.id) ?? [])
-      .filter((r) => r.resource_type === RESOURCE_TYPES.port && r.physical_resource_id)
-      .map((r) => r.physical_resource_id),
-  );
+  const portIdsOf = (v: StackState['vnfcs'][number]) =>
+    nestedOf(v.id)
+      .filter(
+        (r) =>
+          r.resource_type === RESOURCE_TYPES.port &&
+          r.physical_resource_id &&
+          v.cps.includes(r.resource_name),
+      )
+      .map((r) => r.physical_resource_id);
+  const portIds = [...new Set(present.flatMap(portIdsOf))];
   await Promise.all([
     ...present.map(async (v) => {
       const id = serverOf(v.id)?.physical_resource_id as string;
@@ -118,7 +108,8 @@ export async function readInfo(
   const vnfcInfo: VnfcInfo[] = [];
 
   for (const vnfc of present) {
-    const nested = vnfcResources.get(vnfc.id) ?? [];
+    const nested = nestedOf(vnfc.id);
+    const member = scopes.get(vnfc.id)?.member;
     const serverId = serverOf(vnfc.id)?.physical_resource_id as string;
     const server = servers.get(serverId);
     const cps = vnfc.cps.map((cpdId) => {
@@ -177,7 +168,9 @@ export async function readInfo(
         flavor: server?.flavor?.original_name ?? vnfc.flavour,
         ...(image ? { image } : {}),
         ...(server ? { serverName: server.name } : {}),
-        stackResource: Object.keys(state.resources).find((k) => state.resources[k].includes(vnfc.id)),
+        stackResource: scopes.get(vnfc.id)?.holder,
+        // Heat's name of the scaling group member that is this VNFC.
+        ...(member ? { groupMember: member.name } : {}),
       },
     });
     vnfcInfo.push({

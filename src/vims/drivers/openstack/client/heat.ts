@@ -32,6 +32,7 @@ export interface StackResource {
   resource_status: string;
   resource_status_reason?: string;
   logical_resource_id?: string;
+  creation_time?: string;
   /** Present with with_detail. */
   attributes?: Record<string, unknown>;
   /** The parent stack's name (nested resources). */

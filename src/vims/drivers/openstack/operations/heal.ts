@@ -1,6 +1,7 @@
 /**
  * Heal: each VNFC named gets a new server. Its server (and with storage its volumes) is marked
- * unhealthy in the VNFC's nested stack and the stack is updated: Heat replaces exactly those
+ * unhealthy in the VNFC's nested stack (its own, or its member of the VDU's scaling group, as
+ * Tacker's heal marks it) and the stack is updated: Heat replaces exactly those
  * resources and re-attaches the VNFC's ports, so the VNFC keeps its id, ports and addresses
  * (a heal of the whole VNF names every VNFC and so replaces every server, rather than recreating
  * the stack, which would renumber ports and networks). A retry marks only the servers still the
@@ -10,17 +11,11 @@ import type { DriverResult, HealPlan, OperationContext } from '../../../contract
 import { InfraError } from '../../../contract.ts';
 import { applyChange } from '../apply-change.ts';
 import type { OpenStackClient } from '../client/client.ts';
-import type { StackRef, StackResource } from '../client/heat.ts';
+import type { StackResource } from '../client/heat.ts';
 import { clientOf, type OpenStackDeps } from '../deps.ts';
 import { RESOURCE_TYPES } from '../names.ts';
 import { changedState, currentStack, startingState } from '../prior-state.ts';
-
-/** The stack a nested resource lives in, from its `stack` link (…/stacks/<name>/<id>). */
-function nestedStackOf(r: StackResource): StackRef | undefined {
-  const href = r.links?.find((l) => l.rel === 'stack')?.href;
-  const [name, id] = href?.split('/').slice(-2) ?? [];
-  return name && id ? { name: decodeURIComponent(name), id } : undefined;
-}
+import { owningStack } from '../vnfc-resources.ts';
 
 async function markForHeal(
   client: OpenStackClient,
@@ -30,7 +25,7 @@ async function markForHeal(
   reason: string,
 ): Promise<void> {
   for (const r of resources.filter(replace)) {
-    const owner = nestedStackOf(r);
+    const owner = owningStack(r);
     if (!owner)
       throw new InfraError('VIM_OPERATION_FAILED', `Heat does not say which stack holds ${r.resource_name}.`);
     await client.heat.markUnhealthy(owner, r.resource_name, reason, ctx.signal);

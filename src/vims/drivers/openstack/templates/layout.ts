@@ -4,11 +4,12 @@
  * `nfv` paths suffixed the same way, so each VNFC has its own zone, flavour and image, a scale in
  * removes exactly the VNFCs named, and a VNFC's resources keep their name across updates (its id
  * survives heal). Per VDU (Tacker's default UserData): the template stays as written and each
- * VDU's values are shared, its group sized by `desired_capacity`.
+ * VDU's values are shared, its group sized by `desired_capacity` (written in the template when it
+ * is not an `nfv` value).
  */
 import type { StackDesign, StackVnfc, VnfcLayout } from './design.ts';
 import { isMapping } from './hot-yaml.ts';
-import { renameNfvKeys } from './nfv-paths.ts';
+import { nfvPaths, renameNfvKeys } from './nfv-paths.ts';
 import type { NfvKey } from './nfv-values.ts';
 
 /** Tacker's `lcm-operation-user-data-class` naming the per-VNFC convention. */
@@ -83,16 +84,43 @@ export function layPerVdu(design: StackDesign): Laid {
   const laid: Record<string, string[]> = {};
   for (const [vduId, vnfcs] of byVdu(design)) {
     for (const node of nodesOf(design, vduId)) keys.set(node, { node, vnfcs, siblings: [] });
-    // The resource holding the VDU: itself, or the group whose member template is the VDU's.
+    // The resource holding the VDU: itself, or the group whose member is the VDU's template
+    // (named after it, or given the VDU's nfv values).
     const holder =
       vduId in resources
         ? vduId
         : Object.keys(resources).find((name) => {
             const res = resources[name];
-            const member = isMapping(res) && isMapping(res.properties) ? res.properties.resource : undefined;
-            return isMapping(member) && member.type === `${vduId}.yaml`;
+            const props = isMapping(res) && isMapping(res.properties) ? res.properties : {};
+            // AutoScalingGroup's `resource`, ResourceGroup's `resource_def`.
+            return [props.resource, props.resource_def].some(
+              (member) =>
+                isMapping(member) &&
+                (member.type === `${vduId}.yaml` ||
+                  nfvPaths(member).some((p) => p[1] === 'VDU' && p[2] === vduId)),
+            );
           });
-    if (holder) laid[holder] = vnfcs.map((v) => v.id);
+    if (!holder) continue;
+    laid[holder] = vnfcs.map((v) => v.id);
+    sizeGroup(resources[holder], vnfcs.length);
   }
   return { template, keys, resources: laid };
+}
+
+/** A group's size property: AutoScalingGroup's `desired_capacity`, ResourceGroup's `count`. */
+const SIZE = {
+  'OS::Heat::AutoScalingGroup': 'desired_capacity',
+  'OS::Heat::ResourceGroup': 'count',
+} as const;
+
+/**
+ * A group sized by the `nfv` parameter gets the count from it (nfv-values.ts). One sized by a
+ * literal (Tacker v1 BaseHOTs, which scaled by signalling their ScalingPolicy resources) is given
+ * the count in the template itself, so that every update states the whole VNF as for the rest.
+ */
+function sizeGroup(resource: unknown, count: number): void {
+  if (!isMapping(resource) || !isMapping(resource.properties)) return;
+  const key = SIZE[resource.type as keyof typeof SIZE];
+  if (!key || nfvPaths(resource.properties[key]).length) return;
+  resource.properties[key] = count;
 }

@@ -57,12 +57,30 @@ function vnfdImage(flavour: Flavour, node: string): string | undefined {
   return flavour.softwareImages.find((i) => i.id === found?.swImage)?.name ?? found?.swImageName;
 }
 
-const first = <T>(vnfcs: StackVnfc[], pick: (v: StackVnfc) => T | undefined): T | undefined => {
-  for (const v of vnfcs) {
-    const found = pick(v);
+/**
+ * The value of the oldest VNFC that has one (the list is newest first). A per-VNFC key has one
+ * VNFC; a per-VDU key's value is shared by every member of the VDU's group, so it stays the one
+ * the existing VNFCs have: a new VNFC's own grant (zone, flavour, image) would change the group's
+ * member definition and make Heat replace every member (Tacker's default UserData likewise changes
+ * only `desired_capacity` on scale).
+ */
+const oldest = <T>(vnfcs: StackVnfc[], pick: (v: StackVnfc) => T | undefined): T | undefined => {
+  for (let i = vnfcs.length - 1; i >= 0; i--) {
+    const found = pick(vnfcs[i] as StackVnfc);
     if (found !== undefined) return found;
   }
   return undefined;
+};
+
+/**
+ * The leaf names of Tacker v1 BaseHOTs (`nfv.VDU.VDU1.flavor`, `.image`, `nfv.vdu.VDU1.zone`), as
+ * Tacker v1's UserData utilities fill them — the flavour the VNFD requests, the image, the zone —
+ * so such a template gets the same values without running its package's Python.
+ */
+const V1_LEAVES: Readonly<Record<string, string>> = {
+  flavor: 'computeFlavourId',
+  image: 'vcImageId',
+  zone: 'locationConstraints',
 };
 
 export class NfvFiller {
@@ -92,7 +110,8 @@ export class NfvFiller {
     const previous = this.#previous(section, key, leaf);
     // A key the layout does not know (another VNF's, a template's own) keeps what it had.
     if (!info) return previous;
-    if (section === 'VDU') return this.#vduValue(info, leaf, previous);
+    // Tacker v1 BaseHOTs also write the section in lower case (`nfv.vdu.VDU1.zone`).
+    if (section === 'VDU' || section === 'vdu') return this.#vduValue(info, leaf, previous);
     if (section === 'CP') return this.#cpValue(info, leaf, previous);
     return previous;
   }
@@ -100,13 +119,14 @@ export class NfvFiller {
   #vduValue(info: NfvKey, leaf: readonly (string | number)[], previous: unknown): unknown {
     const { flavour } = this.#design;
     const vdu = vduOfNode(flavour, info.node);
-    const name = leaf.join('.');
+    const written = leaf.join('.');
+    const name = V1_LEAVES[written] ?? written;
     switch (name) {
       case 'desired_capacity':
         return info.vnfcs.length;
       case 'computeFlavourId': {
         const value =
-          first(info.vnfcs, (v) => v.flavour) ??
+          oldest(info.vnfcs, (v) => v.flavour) ??
           previous ??
           vdu?.virtualCompute?.requestedAdditionalCapabilityNames[0];
         if (value === undefined) {
@@ -119,7 +139,7 @@ export class NfvFiller {
       }
       case 'vcImageId': {
         const value =
-          first(info.vnfcs, (v) => v.images?.[info.node]) ?? previous ?? vnfdImage(flavour, info.node);
+          oldest(info.vnfcs, (v) => v.images?.[info.node]) ?? previous ?? vnfdImage(flavour, info.node);
         if (value === undefined) {
           throw hotError(
             this.#design.source.origin,
@@ -129,7 +149,7 @@ export class NfvFiller {
         return value;
       }
       case 'locationConstraints':
-        return first(info.vnfcs, (v) => v.zone) ?? previous;
+        return oldest(info.vnfcs, (v) => v.zone) ?? previous;
       case 'name': {
         const vnfc = info.vnfcs[0];
         return info.vnfcs.length === 1 && vnfc
