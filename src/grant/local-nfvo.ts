@@ -37,12 +37,15 @@ export function vimFlavourOf(flavour: Flavour, vduId: string): string | undefine
  * The image a VDU or storage node is created from, when the VIM is to have it already (SwImage
  * id → image name at the VIM). An image the package carries is left out of the grant, as
  * Tacker's local NFVO uploads it rather than naming it: the VIM driver uploads it from the package.
+ * A node whose sw_image_data names an image with no file at all is granted that name, as Tacker's
+ * local NFVO assumes the VIM has it.
  */
 function imageOf(flavour: Flavour, nodeId: string): { id: string; name: string } | undefined {
   const vdu = flavour.vdus.find((v) => v.id === nodeId);
   const storage = flavour.storages.find((s) => s.id === nodeId);
   const imageId = vdu?.swImage ?? storage?.swImage;
-  if (!imageId) return undefined;
+  const named = vdu?.swImageName ?? storage?.swImageName;
+  if (!imageId) return named ? { id: nodeId, name: named } : undefined;
   const image = flavour.softwareImages.find((i) => i.id === imageId);
   return image && !image.imagePath ? { id: image.id, name: image.name } : undefined;
 }

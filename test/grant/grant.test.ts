@@ -262,6 +262,21 @@ describe('local NFVO', () => {
     );
   });
 
+  test('an image the VNFD only names (sw_image_data, no file in the package) is granted by that name', async () => {
+    const f = flavourOf(await sampleVnfd('sol_v2_common__basic_lcms_min.zip'));
+    const req = buildGrantRequest(
+      input(f, { delta: { addVnfcs: [newVnfc(f, 'VDU1'), newVnfc(f, 'VDU2')] } }),
+    );
+    const grant = await new LocalNfvo().grant(req, context(f, ['zone-a']));
+    assert.deepEqual(
+      grant.vimAssets?.softwareImages?.map((x) => [x.vnfdSoftwareImageId, x.vimSoftwareImageId]),
+      [
+        ['VDU1', 'cirros-0.5.2-x86_64-disk'],
+        ['VDU2', 'cirros-0.5.2-x86_64-disk'],
+      ],
+    );
+  });
+
   test('a VDU that names no VIM flavour gets none in the grant (the VIM picks one that fits)', async () => {
     const f = await flavour([]);
     const unnamed: Flavour = {
