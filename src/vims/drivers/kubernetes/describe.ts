@@ -39,9 +39,7 @@ function mebibytes(q: string | undefined): number {
 
 const hostOf = (n: Node): VimHostDescription => ({
   name: n.metadata.name,
-  up:
-    !n.spec?.unschedulable &&
-    (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+  up: usable(n),
   vcpus: cpus(n.status?.allocatable?.cpu),
   vcpusUsed: 0,
   ramMb: mebibytes(n.status?.allocatable?.memory),
