@@ -12,6 +12,8 @@ export const LABELS = {
   opOcc: 'bosun.io/op-occ-id',
   /** The VDU a workload's pods realise (on the workload and its pod template). */
   vdu: 'bosun.io/vdu-id',
+  /** The VNFC (vnfcResourceInfo id) a pod is, set when an operation first maps it. */
+  vnfc: 'bosun.io/vnfc-id',
 } as const;
 
 /** The pod annotation a ReplicaSet reads to choose which pods a scale-in removes first. */

@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InfraError } from '../../contract.ts';
 import type { KubeClient } from './client/client.ts';
-import type { KindInfo } from './client/kinds.ts';
+import { type KindInfo, kindInfo } from './client/kinds.ts';
 import type { KubeObject, Pod } from './client/types.ts';
 import type { KubernetesConfig } from './deps.ts';
 import { vduSelector } from './names.ts';
@@ -23,6 +23,8 @@ export interface VduRollout {
   /** Ids of the VDU's VNFCs the operation adds (named when a pod cannot be placed). */
   newVnfcIds: string[];
 }
+
+const REPLICA_SETS = kindInfo('ReplicaSet') as KindInfo;
 
 /** Reasons a container waits that waiting longer does not cure. */
 const STUCK = new Set([
@@ -108,6 +110,7 @@ const unschedulable = (pod: Pod) =>
 async function failure(
   client: KubeClient,
   namespace: string,
+  instanceId: string,
   vdu: VduRollout,
   object: KubeObject,
   pods: Pod[],
@@ -132,15 +135,25 @@ async function failure(
       );
     }
   }
-  const refused = (
-    (object.status?.conditions ?? []) as { type?: string; status?: string; message?: string }[]
-  ).find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
-  if (refused) {
-    return new InfraError(
-      'VIM_OPERATION_FAILED',
-      `${vdu.info.kind} ${vdu.name} of ${vdu.vduId} cannot create its pods: ${refused.message ?? 'ReplicaFailure'}.`,
-      { vduId: vdu.vduId, reason: refused.message },
-    );
+  // A Deployment's ReplicaSets carry its pod template's labels: their refusals are its own.
+  const owners =
+    vdu.info.kind === 'Deployment'
+      ? [object, ...(await client.list(REPLICA_SETS, namespace, vduSelector(instanceId, vdu.vduId), signal))]
+      : [object];
+  for (const owner of owners) {
+    const conditions = (owner.status?.conditions ?? []) as {
+      type?: string;
+      status?: string;
+      message?: string;
+    }[];
+    const refused = conditions.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
+    if (refused) {
+      return new InfraError(
+        'VIM_OPERATION_FAILED',
+        `${vdu.info.kind} ${vdu.name} of ${vdu.vduId} cannot create its pods: ${refused.message ?? 'ReplicaFailure'}.`,
+        { vduId: vdu.vduId, reason: refused.message },
+      );
+    }
   }
   return undefined;
 }
@@ -162,7 +175,7 @@ async function look(
   if (!object) return { done: false, waiting: `${vdu.info.kind} ${vdu.name} does not exist` };
   const pods = await client.pods(namespace, vduSelector(instanceId, vdu.vduId), signal);
   const live = pods.filter((p) => !p.metadata.deletionTimestamp && !replaced.has(p.metadata.name));
-  const failed = await failure(client, namespace, vdu, object, live, signal);
+  const failed = await failure(client, namespace, instanceId, vdu, object, live, signal);
   if (failed) throw failed;
   const wanted = vdu.replicas ?? num(object.status?.desiredNumberScheduled);
   const leaving = pods.length - live.length;

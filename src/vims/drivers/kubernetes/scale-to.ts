@@ -1,7 +1,9 @@
 /**
  * Moving VDUs to new replica counts from the instance's stored workloads: the pods of VNFCs to
  * remove are marked first (the pod-deletion-cost a ReplicaSet reads to choose whom a scale-in
- * removes), then each changed workload is applied again with its new replicas and waited for.
+ * removes), then each workload is applied again with its new replicas and waited for. A
+ * controller that removes another pod instead is believed: the VNFC whose pod went takes the
+ * one that stayed (MODIFIED).
  * Scale and the rollback of a scale out both end here.
  */
 import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../../../sol/instance-model.ts';
@@ -69,7 +71,6 @@ export async function scaleTo(
     apply,
     vdus,
     before,
-    replaced: new Set(removed),
   });
   return { vnfcs, state: { ...state, vdu_reses } };
 }

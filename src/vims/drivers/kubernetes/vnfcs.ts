@@ -3,7 +3,8 @@
  * VNFC had keeps it; the other pods of the VDU (oldest first) take the ids of VNFCs whose pod
  * went (a heal, a rescheduling: the VNFC is MODIFIED) and then the operation's new ids (ADDED).
  * computeResource is the pod (Tacker's resourceId, with the workload's kind as its
- * vimLevelResourceType). Pods get the op occ label when an operation first sees them.
+ * vimLevelResourceType). Pods get the op occ label when an operation first sees them, and the
+ * label of the VNFC they are, which later operations (a retry, a rollback) read back first.
  */
 
 import type { VnfcInfo, VnfcResourceInfo } from '../../../sol/instance-model.ts';
@@ -47,9 +48,23 @@ export function assignPods(
   const podOf = new Map<string, string>();
   const taken = new Set<string>();
   const keep = new Set(vdu.keep);
+  const wantedIds = new Set([...vdu.keep, ...vdu.add]);
+  // A pod labelled as a VNFC the operation wants is that VNFC (a retry, a rollback).
+  for (const p of live) {
+    const id = p.metadata.labels?.[LABELS.vnfc];
+    if (id && wantedIds.has(id) && !podOf.has(id)) {
+      podOf.set(id, p.metadata.name);
+      taken.add(p.metadata.name);
+    }
+  }
   for (const v of vdu.before) {
     const name = v.computeResource.resourceId;
-    if (keep.has(v.id) && live.some((p) => p.metadata.name === name)) {
+    if (
+      keep.has(v.id) &&
+      !podOf.has(v.id) &&
+      !taken.has(name) &&
+      live.some((p) => p.metadata.name === name)
+    ) {
       podOf.set(v.id, name);
       taken.add(name);
     }
@@ -112,16 +127,19 @@ export async function readVnfcs(
   const out: VnfcResourceInfo[] = [];
   for (const vdu of vdus) {
     const pods = await client.pods(namespace, vduSelector(instanceId, vdu.vduId), signal);
-    for (const pod of pods) {
-      if (pod.metadata.deletionTimestamp || pod.metadata.labels?.[LABELS.opOcc]) continue;
+    const vnfcs = assignPods(vdu, pods, vimConnectionId, zones);
+    for (const v of vnfcs) {
+      const pod = pods.find((p) => p.metadata.name === v.computeResource.resourceId);
+      const labels = pod?.metadata.labels ?? {};
+      if (!pod || (labels[LABELS.vnfc] === v.id && labels[LABELS.opOcc])) continue;
       await client.patchPodMetadata(
         namespace,
         pod.metadata.name,
-        { labels: { [LABELS.opOcc]: opOccId } },
+        { labels: { [LABELS.vnfc]: v.id, ...(labels[LABELS.opOcc] ? {} : { [LABELS.opOcc]: opOccId }) } },
         signal,
       );
     }
-    out.push(...assignPods(vdu, pods, vimConnectionId, zones));
+    out.push(...vnfcs);
   }
   return out;
 }

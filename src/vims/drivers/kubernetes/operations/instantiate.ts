@@ -1,7 +1,8 @@
 /**
  * Instantiate: the request's manifests applied (server-side, labelled for the instance and op
  * occ) in its namespace, each VDU's workload with as many replicas as the plan has VNFCs of it,
- * then waited for; the pods become the VNFCs. A retry applies the same objects again (nothing
+ * then waited for; the pods become the VNFCs. VDUs the request's manifests do not realise get
+ * none, as in Tacker (a request that realises none of the plan's VDUs is refused). A retry applies the same objects again (nothing
  * is duplicated) and reads the same pods.
  */
 import type { DriverResult, InstantiatePlan, OperationContext } from '../../../contract.ts';
@@ -20,8 +21,10 @@ export async function instantiate(
 ): Promise<DriverResult> {
   const files = defFiles(ctx.additionalParams, 'Instantiate');
   const d = await design(deps, ctx, files);
-  const wanted = idsByVdu(plan.vnfcs);
-  requireWorkloads(d.workloads, wanted.keys(), files);
+  // As Tacker: a VDU no manifest of the request realises has no VNFCs (a package may hold
+  // several alternatives; the request picks its files).
+  const wanted = idsByVdu(plan.vnfcs.filter((v) => d.workloads.has(v.vduId)));
+  if (wanted.size === 0) requireWorkloads(d.workloads, idsByVdu(plan.vnfcs).keys(), files);
   const vduOf = new Map([...d.workloads].map(([vduId, o]) => [o, vduId]));
   const apply = d.objects.map((object) => {
     const vduId = vduOf.get(object);

@@ -5,6 +5,7 @@
  * package: the workloads as they were applied before (from the instance's state) applied again
  * — a rolling update back — and the objects the new package added deleted.
  */
+import type { VnfcResourceInfo } from '../../../../sol/instance-model.ts';
 import type { DriverResult, OperationContext, RollbackableOperation } from '../../../contract.ts';
 import { InfraError } from '../../../contract.ts';
 import { resourceChanges } from '../../resource-changes.ts';
@@ -57,22 +58,37 @@ export const ROLLBACKS: Partial<Record<RollbackableOperation, Rollback>> = {
     const state = stateOf(current);
     const before = current.vnfcResourceInfo ?? [];
     const known = new Set(before.map((v) => v.computeResource.resourceId));
+    const ids = new Set(before.map((v) => v.id));
+    let added: VnfcResourceInfo[] = [];
     const vnfcs = await withClient(deps, ctx.vim, async (client) => {
       const pods = await client.pods(state.namespace, instanceSelector(ctx.instanceId), ctx.signal);
-      const added = pods.filter((p) => !known.has(p.metadata.name)).map((p) => p.metadata.name);
-      const done = await scaleTo(
-        client,
-        deps,
-        ctx,
-        state,
-        current,
-        { keep: new Set(before.map((v) => v.id)), add: new Map() },
-        added,
-      );
+      // The VNFCs the scale out added, as their pods' labels say: what this rollback removes.
+      added = pods.flatMap((p) => {
+        const id = p.metadata.labels?.[LABELS.vnfc];
+        const vduId = p.metadata.labels?.[LABELS.vdu];
+        if (!id || !vduId || ids.has(id)) return [];
+        const kind = String(state.vdu_reses[vduId]?.kind ?? 'Pod');
+        return [
+          {
+            id,
+            vduId,
+            computeResource: {
+              vimConnectionId: ctx.vim.id,
+              resourceId: p.metadata.name,
+              vimLevelResourceType: kind,
+            },
+          },
+        ];
+      });
+      const extra = pods.filter((p) => !known.has(p.metadata.name)).map((p) => p.metadata.name);
+      const done = await scaleTo(client, deps, ctx, state, current, { keep: ids, add: new Map() }, extra);
       return done.vnfcs;
     });
     const info = sameInfo(ctx, vnfcs);
-    return { changes: resourceChanges(ctx.current, info), instantiatedVnfInfo: info };
+    return {
+      changes: resourceChanges({ ...current, vnfcResourceInfo: [...added, ...before] }, info),
+      instantiatedVnfInfo: info,
+    };
   },
   async CHANGE_VNFPKG(deps, ctx) {
     const current = ctx.current as NonNullable<OperationContext['current']>;
