@@ -656,3 +656,229 @@ test('a DaemonSet runs one pod on each node', async () => {
   );
   assert.deepEqual(running.map((p) => p.spec.nodeName).sort(), ['node-1', 'node-2']);
 });
+
+/** Follows a Deployment's pods through a watch: the most that existed at once and the fewest ready once all were. */
+async function followRollout(
+  ns: string,
+  app: string,
+  change: () => Promise<unknown>,
+  done: (pods: Obj[]) => boolean,
+) {
+  const live = new Map<string, Obj>();
+  for (const p of await pods(ns, `app=${app}`)) live.set(p.metadata.name, p);
+  const watch = await kubeWatch(
+    api,
+    `/api/v1/namespaces/${ns}/pods?watch=1&labelSelector=app%3D${app}&resourceVersion=${api.cluster.store.resourceVersion}`,
+  );
+  const seen: { active: number; ready: number; hashes: string[] }[] = [];
+  try {
+    await change();
+    while (!done([...live.values()])) {
+      const e = await watch.next();
+      if (e.type === 'DELETED') live.delete(e.object.metadata.name);
+      else live.set(e.object.metadata.name, e.object);
+      const all = [...live.values()];
+      seen.push({
+        active: all.filter((p) => !p.metadata.deletionTimestamp).length,
+        ready: all.filter(ready).length,
+        hashes: [...new Set(all.map((p) => p.metadata.labels['pod-template-hash']))],
+      });
+    }
+  } finally {
+    watch.close();
+  }
+  return seen;
+}
+
+test('a RollingUpdate with maxSurge 1 and maxUnavailable 0 never runs more than replicas+1 pods nor fewer than replicas ready', async () => {
+  const ns = await namespace();
+  await post(
+    `/apis/apps/v1/namespaces/${ns}/deployments`,
+    deployment('ru', {
+      replicas: 4,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+    }),
+  );
+  await eventually(
+    () => pods(ns, 'app=ru'),
+    (p) => p.length === 4 && p.every(ready),
+    'four ready pods',
+  );
+  const image = (p: Obj) => p.spec.containers[0].image;
+  const seen = await followRollout(
+    ns,
+    'ru',
+    () =>
+      patch(
+        `/apis/apps/v1/namespaces/${ns}/deployments/ru`,
+        { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.26' }] } } } },
+        'application/strategic-merge-patch+json',
+      ),
+    (all) => all.length === 4 && all.every((p) => image(p) === 'nginx:1.26' && ready(p)),
+  );
+  assert.ok(seen.length > 8, 'the rollout was seen step by step');
+  assert.ok(Math.max(...seen.map((s) => s.active)) <= 5, JSON.stringify(seen));
+  assert.ok(Math.min(...seen.map((s) => s.ready)) >= 4, JSON.stringify(seen));
+  const d = await eventually(
+    () => get(`/apis/apps/v1/namespaces/${ns}/deployments/ru`),
+    (r) => r.body.status?.updatedReplicas === 4 && r.body.status?.replicas === 4,
+    'the status',
+  );
+  assert.equal(
+    d.body.status.conditions.find((c: Obj) => c.type === 'Progressing').reason,
+    'NewReplicaSetAvailable',
+  );
+});
+
+test('a Recreate rollout creates the new pods only once every old pod is gone', async () => {
+  const ns = await namespace();
+  await post(
+    `/apis/apps/v1/namespaces/${ns}/deployments`,
+    deployment('rc', { replicas: 3, strategy: { type: 'Recreate' } }),
+  );
+  await eventually(
+    () => pods(ns, 'app=rc'),
+    (p) => p.length === 3 && p.every(ready),
+    'three ready pods',
+  );
+  const seen = await followRollout(
+    ns,
+    'rc',
+    () =>
+      patch(
+        `/apis/apps/v1/namespaces/${ns}/deployments/rc`,
+        { spec: { template: { metadata: { labels: { app: 'rc', v: '2' } } } } },
+        'application/strategic-merge-patch+json',
+      ),
+    (all) => all.length === 3 && all.every((p) => p.metadata.labels.v === '2' && ready(p)),
+  );
+  assert.ok(
+    seen.every((s) => s.hashes.length <= 1),
+    `old and new pods at once: ${JSON.stringify(seen)}`,
+  );
+  assert.ok(
+    seen.some((s) => s.active === 0),
+    'every old pod went before a new one came',
+  );
+});
+
+test('a pod whose image is changed in place restarts that container, or waits in ErrImagePull when it cannot be pulled', async () => {
+  const ns = await namespace();
+  await post(`/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'inplace' },
+    spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] },
+  });
+  await eventually(
+    () => get(`/api/v1/namespaces/${ns}/pods/inplace`),
+    (r) => ready(r.body),
+    'running',
+  );
+  const path = `/api/v1/namespaces/${ns}/pods/inplace`;
+  await patch(
+    path,
+    { spec: { containers: [{ name: 'c', image: 'nginx:1.26' }] } },
+    'application/strategic-merge-patch+json',
+  );
+  const restarted = await eventually(
+    () => get(path),
+    (r) => r.body.status.containerStatuses[0].image === 'nginx:1.26',
+    'the restart',
+  );
+  assert.equal(restarted.body.status.containerStatuses[0].restartCount, 1);
+  assert.ok(ready(restarted.body));
+  api.cluster.failures.imagePullError('nginx:gone');
+  await patch(
+    path,
+    { spec: { containers: [{ name: 'c', image: 'nginx:gone' }] } },
+    'application/strategic-merge-patch+json',
+  );
+  const stuck = await eventually(
+    () => get(path),
+    (r) => r.body.status.containerStatuses[0].image === 'nginx:gone',
+    'the failed restart',
+  );
+  assert.equal(stuck.body.status.containerStatuses[0].state.waiting.reason, 'ErrImagePull');
+  assert.equal(ready(stuck.body), false);
+  const other = await patch(
+    path,
+    { spec: { restartPolicy: 'Never' } },
+    'application/strategic-merge-patch+json',
+  );
+  assert.equal(other.status, 422);
+  assert.match(
+    other.body.message,
+    /^Pod "inplace" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`/,
+  );
+});
+
+test('updates keep what the real server keeps: a Service its cluster IP, a StatefulSet its fixed fields', async () => {
+  const ns = await namespace();
+  const svc = (
+    await post(`/api/v1/namespaces/${ns}/services`, {
+      metadata: { name: 's' },
+      spec: { type: 'NodePort', selector: { a: 'b' }, ports: [{ port: 80 }] },
+    })
+  ).body;
+  assert.ok(svc.spec.ports[0].nodePort >= 30000 && svc.spec.ports[0].nodePort <= 32767);
+  const put = await kubeRequest(api, 'PUT', `/api/v1/namespaces/${ns}/services/s`, {
+    body: {
+      metadata: { name: 's' },
+      spec: { type: 'NodePort', selector: { a: 'c' }, ports: [{ port: 80 }] },
+    },
+  });
+  assert.equal(put.status, 200);
+  assert.equal(put.body.spec.clusterIP, svc.spec.clusterIP);
+  assert.equal(put.body.spec.ports[0].nodePort, svc.spec.ports[0].nodePort);
+  const moved = await patch(
+    `/api/v1/namespaces/${ns}/services/s`,
+    { spec: { clusterIP: '10.96.99.99' } },
+    'application/merge-patch+json',
+  );
+  assert.equal(moved.status, 422);
+
+  await post(`/apis/apps/v1/namespaces/${ns}/statefulsets`, {
+    metadata: { name: 'st' },
+    spec: {
+      serviceName: 'st',
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } },
+    },
+  });
+  const fixed = await patch(
+    `/apis/apps/v1/namespaces/${ns}/statefulsets/st`,
+    { spec: { serviceName: 'other' } },
+    'application/merge-patch+json',
+  );
+  assert.equal(fixed.status, 422);
+  assert.equal(
+    fixed.body.message,
+    "StatefulSet.apps \"st\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+  );
+  assert.equal(
+    (
+      await patch(
+        `/apis/apps/v1/namespaces/${ns}/statefulsets/st`,
+        { spec: { replicas: 2 } },
+        'application/merge-patch+json',
+      )
+    ).status,
+    200,
+  );
+});
+
+test('a Deployment whose pods the quota refuses shows the ReplicaSet failure in its conditions', async () => {
+  const ns = await namespace();
+  api.cluster.failures.quota({ name: 'small', namespace: ns, resource: 'pods', hard: 1 });
+  await post(`/apis/apps/v1/namespaces/${ns}/deployments`, deployment('q'));
+  const d = await eventually(
+    () => get(`/apis/apps/v1/namespaces/${ns}/deployments/q`),
+    (r) => (r.body.status?.conditions ?? []).some((c: Obj) => c.type === 'ReplicaFailure'),
+    'ReplicaFailure',
+  );
+  const failure = d.body.status.conditions.find((c: Obj) => c.type === 'ReplicaFailure');
+  assert.equal(failure.reason, 'FailedCreate');
+  assert.match(
+    failure.message,
+    /is forbidden: exceeded quota: small, requested: pods=1, used: pods=1, limited: pods=1$/,
+  );
+});

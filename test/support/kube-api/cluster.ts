@@ -22,12 +22,14 @@ import {
   StatusError,
   unsupportedMediaType,
 } from './status.ts';
-import { now, type Obj, Store } from './store.ts';
+import { now, type Obj, Store, type Writer } from './store.ts';
 
 export interface WriteOptions {
   /** The field manager (?fieldManager=, else the client's user agent, as the real server does). */
   manager: string;
   subresource?: 'status' | 'scale';
+  /** `?dryRun=All`: everything is checked and answered, nothing is stored. */
+  dryRun?: boolean;
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -79,7 +81,12 @@ export class Cluster {
   }
 
   private prepare(kind: Kind, obj: Obj, old: Obj | undefined): void {
+    // Empty label and annotation maps are no maps at all on the real server (its types omit them).
+    for (const k of ['labels', 'annotations']) {
+      if (obj.metadata[k] && !Object.keys(obj.metadata[k]).length) delete obj.metadata[k];
+    }
     const b = BEHAVIOURS[kind.kind];
+    if (old) b?.carry?.(obj, old);
     b?.defaults?.(obj, this.alloc);
     const causes = [...(old ? [] : subdomainName(obj.metadata.name)), ...(b?.validate?.(obj, old) ?? [])];
     if (causes.length) throw invalid(kind, obj.metadata.name, causes);
@@ -126,7 +133,7 @@ export class Cluster {
     this.failures.admit(kind, obj, this.store.list(kind, namespace).length);
     if (!applied) recordUpdate(undefined, obj, { manager: o.manager, apiVersion: obj.apiVersion });
     else obj.metadata.managedFields = applied.metadata.managedFields;
-    return this.store.create(kind, obj);
+    return this.writer(o).create(kind, obj);
   }
 
   /** PUT (and the end of every patch): preconditions, the status split, defaults, validation. */
@@ -178,9 +185,13 @@ export class Cluster {
         subresource: o.subresource,
       });
     if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length && kind.kind !== 'Pod') {
-      return this.store.remove(kind, namespace, name)!;
+      return this.writer(o).remove(kind, namespace, name)!;
     }
-    return this.store.update(kind, next);
+    return this.writer(o).update(kind, next);
+  }
+
+  writer(o: { dryRun?: boolean }): Writer {
+    return o.dryRun ? this.store.dry() : this.store;
   }
 
   /** PATCH of any type; an apply creates what does not exist. */

@@ -14,6 +14,7 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
 }
 
 const FINALIZER: Record<string, string> = { Foreground: 'foregroundDeletion', Orphan: 'orphan' };
@@ -53,12 +54,13 @@ export function deleteObject(
   const extra = FINALIZER[policy];
   if (extra && !finalizers.includes(extra)) finalizers.push(extra);
   const at = now();
+  const store = cluster.writer(o);
 
   if (kind.kind === 'Pod') {
     const grace = o.gracePeriodSeconds ?? obj.spec?.terminationGracePeriodSeconds ?? 30;
     // A pod never scheduled, or a forced deletion, has no containers to stop.
     if ((grace === 0 || !obj.spec?.nodeName) && !finalizers.length) {
-      return cluster.store.remove(kind, namespace, name)!;
+      return store.remove(kind, namespace, name)!;
     }
     if (meta.deletionTimestamp && (meta.deletionGracePeriodSeconds ?? 0) <= grace) return obj;
     const next = {
@@ -71,22 +73,22 @@ export function deleteObject(
       },
     };
     if (!next.metadata.finalizers) delete next.metadata.finalizers;
-    return cluster.store.update(kind, next);
+    return store.update(kind, next);
   }
   if (kind.kind === 'Namespace') {
     if (meta.deletionTimestamp) return obj;
-    return cluster.store.update(kind, {
+    return store.update(kind, {
       ...obj,
       metadata: { ...meta, deletionTimestamp: at },
       status: { phase: 'Terminating' },
     });
   }
   if (!finalizers.length) {
-    cluster.store.remove(kind, namespace, name);
+    store.remove(kind, namespace, name);
     return deleted(kind, name, meta.uid);
   }
   if (meta.deletionTimestamp && JSON.stringify(meta.finalizers) === JSON.stringify(finalizers)) return obj;
-  return cluster.store.update(kind, {
+  return store.update(kind, {
     ...obj,
     metadata: {
       ...meta,

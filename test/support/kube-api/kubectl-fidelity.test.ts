@@ -259,6 +259,40 @@ test('a missing namespace: writes fail with NotFound naming it, lists are empty'
   assert.equal(list.stderr, 'No resources found in no-such-ns namespace.\n');
 });
 
+test('server-side dry runs answer as the real thing would and store nothing; diff shows only what would change', async () => {
+  const ns = await namespace();
+  const dry = await ok(['-n', ns, 'apply', '--server-side', '--dry-run=server', '-f', '-'], manifest());
+  assert.equal(
+    dry,
+    'configmap/web-config serverside-applied (server dry run)\ndeployment.apps/web serverside-applied (server dry run)\nservice/web serverside-applied (server dry run)\n',
+  );
+  const nothing = await kubectl(['-n', ns, 'get', 'all,configmaps']);
+  assert.equal(nothing.stdout, '');
+  assert.equal(nothing.stderr, `No resources found in ${ns} namespace.\n`);
+
+  await ok(['-n', ns, 'apply', '--server-side', '-f', '-'], manifest(1));
+  const diff = await kubectl(['-n', ns, 'diff', '-f', '-'], { input: manifest(1, 'nginx:1.27') });
+  assert.equal(diff.code, 1, diff.stderr);
+  const changed = diff.stdout.split('\n').filter((l) => /^[-+] /.test(l));
+  assert.deepEqual(changed, [
+    '-  generation: 1',
+    '+  generation: 2',
+    '-      - image: nginx:1.25',
+    '+      - image: nginx:1.27',
+  ]);
+  assert.match(diff.stdout, /apps\.v1\.Deployment\./);
+  assert.doesNotMatch(diff.stdout, /ConfigMap|Service/);
+
+  assert.equal(
+    await ok(['-n', ns, 'delete', 'deployment', 'web', '--dry-run=server']),
+    'deployment.apps "web" deleted (server dry run)\n',
+  );
+  assert.equal(
+    (await json(['-n', ns, 'get', 'deployment', 'web'])).spec.template.spec.containers[0].image,
+    'nginx:1.25',
+  );
+});
+
 test('rollout undo goes back to the previous ReplicaSet, which becomes the newest revision', async () => {
   const ns = await namespace();
   await ok(['-n', ns, 'apply', '--server-side', '-f', '-'], manifest(2));

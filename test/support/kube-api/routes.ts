@@ -183,11 +183,18 @@ export function createRoutes(cluster: Cluster, serverAddress: () => string): Rou
           'the namespace of the provided object does not match the namespace sent on the request',
         );
       }
-      return send(res, 201, cluster.create(kind, namespace, b, { manager: managerOf(req, q) }));
+      return send(
+        res,
+        201,
+        cluster.create(kind, namespace, b, { manager: managerOf(req, q), dryRun: q.get('dryRun') === 'All' }),
+      );
     }
     if (req.method === 'DELETE') {
       const removed = cluster.store.list(kind, namespace).filter(matches);
-      for (const o of removed) deleteObject(cluster, kind, o.metadata.namespace, o.metadata.name, {});
+      for (const o of removed)
+        deleteObject(cluster, kind, o.metadata.namespace, o.metadata.name, {
+          dryRun: q.get('dryRun') === 'All',
+        });
       return send(res, 200, {
         kind: `${kind.kind}List`,
         apiVersion: apiVersionOf(kind),
@@ -202,6 +209,7 @@ export function createRoutes(cluster: Cluster, serverAddress: () => string): Rou
     const { kind, namespace, name, sub } = t;
     if (kind.namespaced && !namespace) throw noSuchResource();
     const manager = managerOf(req, q);
+    const dryRun = q.get('dryRun') === 'All';
     const n = name!;
     const table = wantsTable(req.headers.accept);
     const view = (o: Obj) =>
@@ -217,21 +225,26 @@ export function createRoutes(cluster: Cluster, serverAddress: () => string): Rou
         if (typeof body !== 'object' || body === null)
           throw badRequest('the body of the request must be an object');
         if (sub === 'scale')
-          return send(res, 200, writeScale(cluster, kind, namespace, n, { type: 'put', body }, { manager }));
+          return send(
+            res,
+            200,
+            writeScale(cluster, kind, namespace, n, { type: 'put', body }, { manager, dryRun }),
+          );
         return send(
           res,
           200,
-          cluster.update(kind, namespace, n, body as Obj, { manager, subresource: sub as 'status' }),
+          cluster.update(kind, namespace, n, body as Obj, { manager, subresource: sub as 'status', dryRun }),
         );
       case 'PATCH': {
         const type = Cluster.parsePatchType(req.headers['content-type']);
         if (sub === 'scale')
-          return send(res, 200, writeScale(cluster, kind, namespace, n, { type, body }, { manager }));
+          return send(res, 200, writeScale(cluster, kind, namespace, n, { type, body }, { manager, dryRun }));
         const existed = cluster.find(kind, namespace, n);
         const out = cluster.patch(kind, namespace, n, type, body, {
           manager: q.get('fieldManager') ?? (type === 'apply' ? '' : manager),
           subresource: sub as 'status',
           force: q.get('force') === 'true',
+          dryRun,
         });
         return send(res, existed ? 200 : 201, out);
       }
@@ -245,6 +258,7 @@ export function createRoutes(cluster: Cluster, serverAddress: () => string): Rou
             (b.orphanDependents === true ? 'Orphan' : undefined),
           gracePeriodSeconds: grace === undefined || grace === null ? undefined : Number(grace),
           preconditions: b.preconditions,
+          dryRun: dryRun || (Array.isArray(b.dryRun) && b.dryRun.includes('All')),
         });
         return send(res, 200, out);
       }
@@ -260,7 +274,14 @@ export function createRoutes(cluster: Cluster, serverAddress: () => string): Rou
       const path = url.pathname.replace(/\/+$/, '');
       const segments = path.split('/').filter(Boolean);
       const text = await readBody(req);
-      if (q.get('dryRun')) throw badRequest('dryRun is not supported by this test API server');
+      const dry = q.get('dryRun');
+      if (dry !== null && dry !== 'All') {
+        throw new StatusError(
+          400,
+          'BadRequest',
+          `dryRun: Unsupported value: "${dry}": supported values: "All"`,
+        );
+      }
       if (req.method === 'GET') {
         const fixed: Record<string, () => unknown> = {
           '/version': () => VERSION,

@@ -57,7 +57,14 @@ export const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, '
 const keyOf = (kind: Kind, namespace: string | undefined, name: string) =>
   `${kind.group}/${kind.plural}/${namespace ?? ''}/${name}`;
 
-export class Store {
+/** What writes an object: the store itself, or its dry run. */
+export interface Writer {
+  create(kind: Kind, obj: Obj): Obj;
+  update(kind: Kind, obj: Obj): Obj;
+  remove(kind: Kind, namespace: string | undefined, name: string): Obj | undefined;
+}
+
+export class Store implements Writer {
   private objects = new Map<string, Obj>();
   private rv = 1000;
   private history: Change[] = [];
@@ -143,6 +150,33 @@ export class Store {
     old.metadata.resourceVersion = String(this.rv);
     this.record({ rv: this.rv, type: 'DELETED', kind, object: old });
     return structuredClone(old);
+  }
+
+  /**
+   * The same writes, answered as they would be but stored nowhere (`?dryRun=All`): a new object
+   * gets its uid and timestamps, an updated one its generation, and no resourceVersion moves.
+   */
+  dry(): Writer {
+    return {
+      create: (kind, obj) => {
+        const o = structuredClone(obj);
+        o.metadata.uid = randomUUID();
+        o.metadata.creationTimestamp = now();
+        if (kind.generation) o.metadata.generation = 1;
+        return o;
+      },
+      update: (kind, obj) => {
+        const old = this.get(kind, obj.metadata.namespace, obj.metadata.name);
+        const o = structuredClone(obj);
+        if (kind.generation && old) {
+          const changed = JSON.stringify(old.spec) !== JSON.stringify(o.spec);
+          o.metadata.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);
+        }
+        o.metadata.resourceVersion = old?.metadata.resourceVersion;
+        return o;
+      },
+      remove: (kind, namespace, name) => this.get(kind, namespace, name),
+    };
   }
 
   /** The changes after `rv`, or undefined when they are no longer kept (a 410 for the watcher). */

@@ -16,6 +16,7 @@ import {
   MANAGER,
   owned,
   ownerReference,
+  POD,
   REPLICA_SET,
   setStatus,
   templateHash,
@@ -147,7 +148,11 @@ export class Deployments implements Controller {
       const old = all.filter((rs) => rs.metadata.uid !== newRs.metadata.uid);
       if (!rolling) {
         for (const rs of old) this.scale(ctx, d, rs, 0);
-        if (!sum(old, (rs) => rs.status?.replicas ?? 0)) this.scale(ctx, d, newRs, desired);
+        // Recreate waits for every old pod to be gone, terminating ones included.
+        const oldPods = old
+          .flatMap((rs) => owned(cluster, POD, rs))
+          .filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+        if (!oldPods.length) this.scale(ctx, d, newRs, desired);
       } else if (replicas(newRs) > desired) {
         this.scale(ctx, d, newRs, desired);
       } else {
@@ -294,6 +299,13 @@ export class Deployments implements Controller {
       progressing = keep('Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${name}" is progressing.`);
       ctx.later(since + deadline - Date.now());
     }
+    // A ReplicaSet that cannot create pods (an exceeded quota) shows on its Deployment, as on a real cluster.
+    const failure = all
+      .map((rs) =>
+        (rs.status?.conditions ?? []).find((c: Obj) => c.type === 'ReplicaFailure' && c.status === 'True'),
+      )
+      .find(Boolean);
+    const replicaFailure = failure ? [keep('ReplicaFailure', 'True', failure.reason, failure.message)] : [];
     const unavailable = Math.max(0, sum(all, replicas) - available);
     setStatus(ctx, DEPLOYMENT, d, {
       observedGeneration: d.metadata.generation,
@@ -301,7 +313,7 @@ export class Deployments implements Controller {
         Object.entries(counts).filter(([k, v]) => v || k === 'replicas' || k === 'updatedReplicas'),
       ),
       ...(unavailable ? { unavailableReplicas: unavailable } : {}),
-      conditions: [availableCond, progressing],
+      conditions: [availableCond, progressing, ...replicaFailure],
       ...(d.status?.collisionCount ? { collisionCount: d.status.collisionCount } : {}),
     });
   }

@@ -40,6 +40,10 @@ export class PodLifecycle implements Controller {
         this.schedule(ctx, pod, pods);
         continue;
       }
+      if (pod.status?.phase === 'Running') {
+        this.restartChanged(ctx, pod);
+        continue;
+      }
       if (pod.status?.phase !== 'Pending') continue;
       const due = (this.scheduledAt.get(uid) ?? t) + ctx.timing.podStartMs;
       if (!this.scheduledAt.has(uid)) this.scheduledAt.set(uid, t);
@@ -217,6 +221,85 @@ export class PodLifecycle implements Controller {
       cluster.event(pod, 'Normal', 'Created', `Created container: ${c.name}`, 'kubelet');
       cluster.event(pod, 'Normal', 'Started', `Started container ${c.name}`, 'kubelet');
     }
+  }
+
+  /**
+   * A container whose image was changed in place is restarted with the new one (restartCount
+   * counts it), or waits in ErrImagePull, leaving the pod not ready, when that image cannot be pulled.
+   */
+  private restartChanged(ctx: Ctx, pod: Obj): void {
+    const { cluster } = ctx;
+    const statuses: Obj[] = pod.status?.containerStatuses ?? [];
+    const changed = (pod.spec.containers as Obj[]).filter((c) => {
+      const st = statuses.find((x) => x.name === c.name);
+      return st && st.image !== c.image;
+    });
+    if (!changed.length) return;
+    const started = now();
+    const next = statuses.map((st) => {
+      const c = changed.find((x) => x.name === st.name);
+      if (!c) return st;
+      cluster.event(
+        pod,
+        'Normal',
+        'Killing',
+        `Container ${c.name} definition changed, will be restarted`,
+        'kubelet',
+      );
+      if (cluster.failures.pullFails(c.image)) {
+        cluster.event(
+          pod,
+          'Warning',
+          'Failed',
+          `Failed to pull image "${c.image}": ${pullMessage(c.image)}`,
+          'kubelet',
+        );
+        return {
+          ...st,
+          image: c.image,
+          ready: false,
+          started: false,
+          state: { waiting: { reason: 'ErrImagePull', message: pullMessage(c.image) } },
+        };
+      }
+      cluster.event(
+        pod,
+        'Normal',
+        'Pulled',
+        `Container image "${c.image}" already present on machine`,
+        'kubelet',
+      );
+      cluster.event(pod, 'Normal', 'Started', `Started container ${c.name}`, 'kubelet');
+      return {
+        ...st,
+        image: c.image,
+        imageID: `docker.io/library/${c.image}@sha256:${randomBytes(32).toString('hex')}`,
+        containerID: `containerd://${randomBytes(32).toString('hex')}`,
+        ready: true,
+        started: true,
+        restartCount: (st.restartCount ?? 0) + 1,
+        lastState: {
+          terminated: {
+            exitCode: 0,
+            reason: 'Completed',
+            startedAt: st.state?.running?.startedAt,
+            finishedAt: started,
+          },
+        },
+        state: { running: { startedAt: started } },
+      };
+    });
+    const allReady = next.every((st) => st.ready);
+    const flag = allReady ? 'True' : 'False';
+    setStatus(ctx, POD, pod, {
+      ...pod.status,
+      conditions: (pod.status.conditions ?? []).map((c: Obj) =>
+        (c.type === 'Ready' || c.type === 'ContainersReady') && c.status !== flag
+          ? { ...c, status: flag, lastTransitionTime: started }
+          : c,
+      ),
+      containerStatuses: next,
+    });
   }
 
   private terminate(ctx: Ctx, pod: Obj, t: number): void {

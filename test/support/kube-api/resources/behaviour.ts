@@ -14,6 +14,8 @@ export interface Allocator {
 }
 
 export interface Behaviour {
+  /** On an update, before defaults: what the server keeps from the old object when the new one leaves it out. */
+  carry?(obj: Obj, old: Obj): void;
   defaults?(obj: Obj, alloc: Allocator): void;
   validate?(obj: Obj, old: Obj | undefined): Cause[];
   /** A new object's status, before anything observed it. */

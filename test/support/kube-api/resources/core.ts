@@ -9,6 +9,20 @@ import type { Behaviour } from './behaviour.ts';
 import { asArray, labelName, required } from './validation.ts';
 
 export const service: Behaviour = {
+  // An update that leaves out the allocated cluster IP and node ports keeps them, as the real server does.
+  carry(obj, old) {
+    obj.spec ??= {};
+    if (!obj.spec.clusterIP && old.spec?.clusterIP) {
+      obj.spec.clusterIP = old.spec.clusterIP;
+      obj.spec.clusterIPs ??= old.spec.clusterIPs;
+    }
+    for (const p of asArray(obj.spec.ports)) {
+      const was = asArray(old.spec?.ports).find(
+        (o) => o.port === p.port && (o.protocol ?? 'TCP') === (p.protocol ?? 'TCP'),
+      );
+      if (!p.nodePort && was?.nodePort) p.nodePort = was.nodePort;
+    }
+  },
   defaults(obj, alloc) {
     obj.spec ??= {};
     const spec = obj.spec;
@@ -29,7 +43,15 @@ export const service: Behaviour = {
     }
     if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster';
   },
-  validate(obj) {
+  validate(obj, old) {
+    if (old?.spec?.clusterIP && obj.spec?.clusterIP !== old.spec.clusterIP) {
+      return [
+        {
+          field: 'spec.clusterIPs[0]',
+          message: `Invalid value: []string{${JSON.stringify(obj.spec?.clusterIP)}}: may not change once set`,
+        },
+      ];
+    }
     const ports = asArray(obj.spec?.ports);
     if (obj.spec?.type !== 'ExternalName' && obj.spec?.clusterIP !== 'None' && !ports.length)
       return [required('spec.ports')];

@@ -43,6 +43,29 @@ export function podSpecCauses(spec: Obj | undefined, at: string): Cause[] {
   return causes;
 }
 
+/** What an update of a pod may change: images, the deadline, tolerations, and the binding to a node. */
+function mutable(spec: Obj): Obj {
+  const s = structuredClone(spec ?? {});
+  for (const c of [...asArray(s.containers), ...asArray(s.initContainers)]) delete c.image;
+  delete s.activeDeadlineSeconds;
+  delete s.tolerations;
+  delete s.nodeName;
+  delete s.terminationGracePeriodSeconds;
+  return s;
+}
+
+function podUpdateCauses(obj: Obj, old: Obj): Cause[] {
+  if (JSON.stringify(mutable(obj.spec)) === JSON.stringify(mutable(old.spec))) return [];
+  return [
+    {
+      field: 'spec',
+      reason: 'FieldValueForbidden',
+      message:
+        'Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+    },
+  ];
+}
+
 export const pod: Behaviour = {
   defaults(obj) {
     podSpecDefaults(obj.spec);
@@ -64,6 +87,6 @@ export const pod: Behaviour = {
       },
     ];
   },
-  validate: (obj) => podSpecCauses(obj.spec, 'spec'),
+  validate: (obj, old) => [...podSpecCauses(obj.spec, 'spec'), ...(old ? podUpdateCauses(obj, old) : [])],
   initialStatus: () => ({ phase: 'Pending', qosClass: 'BestEffort' }),
 };

@@ -69,13 +69,49 @@ export const replicaSet = templated((spec) => {
   spec.replicas ??= 1;
 });
 
-export const statefulSet = templated((spec) => {
+/** A StatefulSet's spec may change only in these fields once created. */
+const STATEFUL_SET_MUTABLE = [
+  'replicas',
+  'ordinals',
+  'template',
+  'updateStrategy',
+  'persistentVolumeClaimRetentionPolicy',
+  'minReadySeconds',
+];
+
+function statefulSetUpdateCauses(obj: Obj, old: Obj | undefined): Cause[] {
+  if (!old) return [];
+  const fixed = (spec: Obj) =>
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(spec ?? {})
+          .filter(([k]) => !STATEFUL_SET_MUTABLE.includes(k))
+          .sort(),
+      ),
+    );
+  if (fixed(obj.spec) === fixed(old.spec)) return [];
+  return [
+    {
+      field: 'spec',
+      reason: 'FieldValueForbidden',
+      message:
+        "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+    },
+  ];
+}
+
+const statefulSetDefaults = templated((spec) => {
   spec.replicas ??= 1;
   spec.podManagementPolicy ??= 'OrderedReady';
   spec.revisionHistoryLimit ??= 10;
   spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
   spec.persistentVolumeClaimRetentionPolicy ??= { whenDeleted: 'Retain', whenScaled: 'Retain' };
 });
+
+export const statefulSet: Behaviour = {
+  ...statefulSetDefaults,
+  validate: (obj, old) => [...templateCauses(obj, old), ...statefulSetUpdateCauses(obj, old)],
+};
 
 export const daemonSet = templated((spec) => {
   spec.revisionHistoryLimit ??= 10;
