@@ -1,8 +1,8 @@
 /**
  * `bosun vim register|list|show|default|delete`: the VIM registry of a running server, through
  * its admin API (/bosun/v1/vims; the bosun:admin scope when authentication is on). Credentials
- * go in with the OpenStack flags (the password from a file, the environment or a prompt), or
- * --access/--access-file, and never come back. The server checks a VIM before registering it;
+ * go in with the OpenStack flags (the password from a file, the environment or a prompt), a
+ * Kubernetes kubeconfig (--kubeconfig, --context), or --access/--access-file, and never come back. The server checks a VIM before registering it;
  * `show` adds the VIM's zones, hosts and free capacity, read live.
  */
 import { readFileSync } from 'node:fs';
@@ -46,6 +46,8 @@ interface RegisterOptions extends Common {
   region?: string;
   passwordFile?: string;
   caBundle?: string;
+  kubeconfig?: string;
+  context?: string;
 }
 
 /** Tacker's VIM type names, accepted by --type for the vimType Bosun stores. */
@@ -208,16 +210,27 @@ export function register(vim: Command): void {
       '--ca-bundle <file>',
       "PEM CA bundle trusted for the VIM's HTTPS endpoints (interfaceInfo.ssl_ca_cert)",
     )
+    .option(
+      '--kubeconfig <file>',
+      "Kubernetes: the API server, its CA and the credentials from a kubeconfig's context",
+    )
+    .option('--context <name>', 'Kubernetes: the kubeconfig context (default: its current-context)')
     .action(async (opts: RegisterOptions) => {
       const keystone = await keystoneConnection(opts);
+      if (opts.context && !opts.kubeconfig) throw new CliError('--context needs --kubeconfig');
+      const kube = opts.kubeconfig
+        ? (await import('../kubeconfig.ts')).kubeconfigConnection(opts.kubeconfig, opts.context)
+        : { interfaceInfo: {}, accessInfo: {} };
       const interfaceInfo = {
         ...keyValues(opts.interface, '--interface', 'json-like'),
+        ...kube.interfaceInfo,
         ...keystone.interfaceInfo,
       };
       if (opts.endpoint) interfaceInfo.endpoint = opts.endpoint;
       const accessInfo = {
         ...(opts.accessFile ? readAccessFile(opts.accessFile) : {}),
         ...keyValues(opts.access, '--access', 'json-like'),
+        ...kube.accessInfo,
         ...keystone.accessInfo,
       };
       const extra = keyValues(opts.extra, '--extra', 'json-like');
