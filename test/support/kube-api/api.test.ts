@@ -624,6 +624,18 @@ test('a StatefulSet makes name-0..n-1 in order, each once the one before is read
     (c: Obj) => `${c.metadata.name}:${c.status.phase}`,
   );
   assert.deepEqual(claims, ['data-db-0:Bound', 'data-db-1:Bound', 'data-db-2:Bound']);
+  // A deleted member comes back under the same name, as a new pod.
+  const before = (await get(`/api/v1/namespaces/${ns}/pods/db-1`)).body;
+  await del(`/api/v1/namespaces/${ns}/pods/db-1?gracePeriodSeconds=0`);
+  const again = await eventually(
+    () => get(`/api/v1/namespaces/${ns}/pods/db-1`),
+    (r) => r.status === 200 && r.body.metadata.uid !== before.metadata.uid && ready(r.body),
+    'db-1 again',
+  );
+  assert.equal(again.body.metadata.labels['statefulset.kubernetes.io/pod-name'], 'db-1');
+  assert.deepEqual(again.body.spec.volumes.find((v: Obj) => v.name === 'data').persistentVolumeClaim, {
+    claimName: 'data-db-1',
+  });
   await patch(
     `/apis/apps/v1/namespaces/${ns}/statefulsets/db/scale`,
     { spec: { replicas: 1 } },

@@ -130,7 +130,7 @@ export class Cluster {
       else if (kind.subresources.includes('status')) delete obj.status;
     }
     this.prepare(kind, obj, undefined);
-    this.failures.admit(kind, obj, this.store.list(kind, namespace).length);
+    this.failures.admit(kind, obj, this.store.count(kind, namespace));
     if (!applied) recordUpdate(undefined, obj, { manager: o.manager, apiVersion: obj.apiVersion });
     else obj.metadata.managedFields = applied.metadata.managedFields;
     return this.writer(o).create(kind, obj);
@@ -311,11 +311,11 @@ export class Cluster {
   ): void {
     const kind = mustKind('Event');
     const namespace = involved.metadata.namespace ?? 'default';
-    const same = this.store
-      .list(kind, namespace)
-      .find(
-        (e) => e.involvedObject.uid === involved.metadata.uid && e.reason === reason && e.message === message,
-      );
+    const [same] = this.store.list(
+      kind,
+      namespace,
+      (e) => e.involvedObject.uid === involved.metadata.uid && e.reason === reason && e.message === message,
+    );
     const at = now();
     if (same) {
       this.update(

@@ -4,7 +4,7 @@
  * events), a quota that admission enforces (403 Forbidden on create, as the ResourceQuota
  * admission answers), and pods no node has room for (Pending with a FailedScheduling event).
  */
-import type { Kind } from './kinds.ts';
+import { type Kind, qualifiedResource } from './kinds.ts';
 import { parseLabelSelector } from './selectors.ts';
 import { forbidden } from './status.ts';
 import type { Obj } from './store.ts';
@@ -13,7 +13,7 @@ export interface Quota {
   /** The ResourceQuota's name, as admission names it in its message. */
   name?: string;
   namespace: string;
-  /** The resource counted: "pods", "services", "configmaps"… */
+  /** The resource counted, as a ResourceQuota names it: "pods", "services", "count/deployments.apps"… */
   resource: string;
   hard: number;
 }
@@ -57,12 +57,14 @@ export class Failures {
 
   /** Admission: throws the real ResourceQuota admission's 403 when `count` (the objects there now) is at the limit. */
   admit(kind: Kind, obj: Obj, count: number): void {
-    const q = this.quotas.find((x) => x.namespace === obj.metadata.namespace && x.resource === kind.plural);
+    const names = [kind.plural, `count/${qualifiedResource(kind)}`];
+    const q = this.quotas.find((x) => x.namespace === obj.metadata.namespace && names.includes(x.resource));
     if (!q || count < q.hard) return;
+    const r = q.resource;
     throw forbidden(
       kind,
       obj.metadata.name,
-      `exceeded quota: ${q.name ?? 'quota'}, requested: ${kind.plural}=1, used: ${kind.plural}=${count}, limited: ${kind.plural}=${q.hard}`,
+      `exceeded quota: ${q.name ?? 'quota'}, requested: ${r}=1, used: ${r}=${count}, limited: ${r}=${q.hard}`,
     );
   }
 }

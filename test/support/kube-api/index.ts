@@ -29,7 +29,7 @@ import type { TLSSocket } from 'node:tls';
 import { createOpensslCa } from '../openssl-ca.ts';
 import { Cluster } from './cluster.ts';
 import { Controllers, type Timing } from './controllers/index.ts';
-import { mustKind } from './kinds.ts';
+import { addNode } from './nodes.ts';
 import { createRoutes } from './routes.ts';
 import { unauthorized } from './status.ts';
 
@@ -118,28 +118,7 @@ export async function startKubeApi(options: KubeApiOptions = {}): Promise<KubeAp
 
   const cluster = new Cluster();
   for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) cluster.seedNamespace(ns);
-  for (const name of options.nodes ?? ['node-1']) {
-    cluster.create(
-      mustKind('Node'),
-      undefined,
-      {
-        metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } },
-        status: {
-          conditions: [
-            {
-              type: 'Ready',
-              status: 'True',
-              reason: 'KubeletReady',
-              message: 'kubelet is posting ready status',
-            },
-          ],
-          capacity: { cpu: '8', memory: '16Gi', pods: '110' },
-          allocatable: { cpu: '8', memory: '16Gi', pods: '110' },
-        },
-      },
-      { manager: 'kubelet' },
-    );
-  }
+  for (const [i, name] of (options.nodes ?? ['node-1']).entries()) addNode(cluster, name, i);
   const controllers = new Controllers(cluster, { ...DEFAULT_TIMING, ...options });
 
   let address = '';

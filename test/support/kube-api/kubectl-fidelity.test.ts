@@ -386,6 +386,29 @@ test('deleting a namespace waits until everything in it is gone', async () => {
   assert.equal(gone.stderr, `Error from server (NotFound): namespaces "${ns}" not found\n`);
 });
 
+test('a cordoned node takes no new pods (Pending, FailedScheduling) until it is uncordoned', async () => {
+  const ns = await namespace();
+  assert.equal(await ok(['cordon', 'node-1']), 'node/node-1 cordoned\n');
+  try {
+    assert.match(await ok(['get', 'nodes']), /\nnode-1\s+Ready,SchedulingDisabled\s/);
+    await ok(['-n', ns, 'apply', '--server-side', '-f', '-'], manifest(1));
+    const events = await eventually(
+      async () =>
+        (await json(['-n', ns, 'get', 'events', '--field-selector', 'reason=FailedScheduling'])).items,
+      (items: { message: string }[]) => items.length > 0,
+      'FailedScheduling',
+    );
+    assert.equal(
+      events[0].message,
+      '0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+    );
+    assert.match(await ok(['-n', ns, 'get', 'pods']), /\nweb-\S+\s+0\/1\s+Pending\s/);
+  } finally {
+    assert.equal(await ok(['uncordon', 'node-1']), 'node/node-1 uncordoned\n');
+  }
+  await ok(['-n', ns, 'rollout', 'status', 'deployment/web', '--timeout=60s']);
+});
+
 test('the Tacker sample packages apply server-side and roll out', async () => {
   const dir = tempDir('bosun-kube-samples-');
   const zips = readdirSync(SAMPLES_DIR).filter(

@@ -91,15 +91,24 @@ export class Store implements Writer {
     return o && structuredClone(o);
   }
 
-  list(kind: Kind, namespace?: string): Obj[] {
+  /** Copies of the objects of a kind (in a namespace), sorted by name; `only` picks before copying (it must not change them). */
+  list(kind: Kind, namespace?: string, only?: (o: Obj) => boolean): Obj[] {
     const prefix = `${kind.group}/${kind.plural}/${kind.namespaced && namespace ? `${namespace}/` : ''}`;
     const out: Obj[] = [];
-    for (const [k, o] of this.objects) if (k.startsWith(prefix)) out.push(structuredClone(o));
+    for (const [k, o] of this.objects)
+      if (k.startsWith(prefix) && (!only || only(o))) out.push(structuredClone(o));
     return out.sort((a, b) =>
       `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(
         `${b.metadata.namespace ?? ''}/${b.metadata.name}`,
       ),
     );
+  }
+
+  count(kind: Kind, namespace?: string): number {
+    const prefix = `${kind.group}/${kind.plural}/${kind.namespaced && namespace ? `${namespace}/` : ''}`;
+    let n = 0;
+    for (const k of this.objects.keys()) if (k.startsWith(prefix)) n++;
+    return n;
   }
 
   /** A free name for `generateName` (the real server retries on a clash too). */

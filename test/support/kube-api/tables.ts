@@ -48,6 +48,12 @@ export function podStatus(o: Obj): string {
   return reason;
 }
 
+/** Ready or NotReady, with SchedulingDisabled for a cordoned node. */
+function nodeStatus(o: Obj): string {
+  const ready = (o.status?.conditions ?? []).find((c: Obj) => c.type === 'Ready')?.status === 'True';
+  return `${ready ? 'Ready' : 'NotReady'}${o.spec?.unschedulable ? ',SchedulingDisabled' : ''}`;
+}
+
 const ports = (o: Obj) =>
   (o.spec?.ports ?? [])
     .map((p: Obj) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol}`)
@@ -74,6 +80,8 @@ const COLUMNS: Record<string, Column[]> = {
     AGE,
     ['IP', 'string', (o) => o.status?.podIP ?? '<none>', 1],
     ['Node', 'string', (o) => o.spec?.nodeName ?? '<none>', 1],
+    ['Nominated Node', 'string', () => '<none>', 1],
+    ['Readiness Gates', 'string', () => '<none>', 1],
   ],
   Deployment: [
     NAME,
@@ -157,10 +165,24 @@ const COLUMNS: Record<string, Column[]> = {
   ],
   Node: [
     NAME,
-    ['Status', 'string', () => 'Ready'],
-    ['Roles', 'string', () => '<none>'],
+    ['Status', 'string', nodeStatus],
+    [
+      'Roles',
+      'string',
+      (o) =>
+        Object.keys(o.metadata.labels ?? {})
+          .filter((l) => l.startsWith('node-role.kubernetes.io/'))
+          .map((l) => l.slice('node-role.kubernetes.io/'.length))
+          .join(',') || '<none>',
+    ],
     AGE,
-    ['Version', 'string', () => 'v1.32.0'],
+    ['Version', 'string', (o) => o.status?.nodeInfo?.kubeletVersion ?? ''],
+    [
+      'Internal-IP',
+      'string',
+      (o) => (o.status?.addresses ?? []).find((a: Obj) => a.type === 'InternalIP')?.address ?? '<none>',
+      1,
+    ],
   ],
   Event: [
     ['Last Seen', 'string', (o) => humanDuration(Date.now() - Date.parse(o.lastTimestamp))],

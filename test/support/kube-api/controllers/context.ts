@@ -43,9 +43,7 @@ export const controllerRef = (o: Obj) => (o.metadata.ownerReferences ?? []).find
 
 /** The objects of `kind` in `owner`'s namespace that `owner` controls. */
 export const owned = (cluster: Cluster, kind: Kind, owner: Obj): Obj[] =>
-  cluster.store
-    .list(kind, owner.metadata.namespace)
-    .filter((o) => controllerRef(o)?.uid === owner.metadata.uid);
+  cluster.store.list(kind, owner.metadata.namespace, (o) => controllerRef(o)?.uid === owner.metadata.uid);
 
 export const ownerReference = (owner: Obj) => ({
   apiVersion: owner.apiVersion,

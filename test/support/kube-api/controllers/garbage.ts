@@ -15,7 +15,9 @@ const NAMESPACE = mustKind('Namespace');
 function dependents(cluster: Cluster, owner: Obj): { kind: Kind; obj: Obj }[] {
   const out: { kind: Kind; obj: Obj }[] = [];
   for (const kind of KINDS.filter((k) => k.namespaced)) {
-    for (const obj of cluster.store.list(kind, owner.metadata.namespace)) {
+    const mine = (o: Obj) =>
+      (o.metadata.ownerReferences ?? []).some((r: Obj) => r.uid === owner.metadata.uid);
+    for (const obj of cluster.store.list(kind, owner.metadata.namespace, mine)) {
       if ((obj.metadata.ownerReferences ?? []).some((r: Obj) => r.uid === owner.metadata.uid))
         out.push({ kind, obj });
     }
@@ -27,7 +29,8 @@ export class GarbageCollector implements Controller {
   sync(ctx: Ctx): void {
     const { cluster } = ctx;
     for (const kind of KINDS) {
-      for (const obj of cluster.store.list(kind)) {
+      const relevant = (o: Obj) => !!o.metadata.ownerReferences?.length || !!o.metadata.deletionTimestamp;
+      for (const obj of cluster.store.list(kind, undefined, relevant)) {
         const refs: Obj[] = obj.metadata.ownerReferences ?? [];
         if (refs.length && !obj.metadata.deletionTimestamp) {
           const alive = refs.filter((r) => {

@@ -3,6 +3,7 @@
  * run again at a time; stopping clears every timer so that a stopped server leaves nothing behind.
  */
 import type { Cluster } from '../cluster.ts';
+import type { Obj } from '../store.ts';
 import type { Controller, Ctx, Timing } from './context.ts';
 import { NODE } from './context.ts';
 import { DaemonSets } from './daemonset.ts';
@@ -37,7 +38,17 @@ export class Controllers {
       cluster,
       timing,
       later: (ms) => this.later(ms),
-      nodes: () => cluster.store.list(NODE).map((n) => n.metadata.name),
+      // The nodes new pods may go to: Ready and not cordoned.
+      nodes: () =>
+        cluster.store
+          .list(
+            NODE,
+            undefined,
+            (n) =>
+              !n.spec?.unschedulable &&
+              (n.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True'),
+          )
+          .map((n) => n.metadata.name),
     };
     this.unsubscribe = cluster.store.onChange(() => this.kick());
     this.kick();

@@ -6,8 +6,9 @@
  * is Terminating until its containers stop (its grace period, shortened for tests), then gone.
  */
 import { randomBytes } from 'node:crypto';
+import { nodeIp } from '../nodes.ts';
 import { now, type Obj } from '../store.ts';
-import { type Controller, type Ctx, isActive, POD, setStatus } from './context.ts';
+import { type Controller, type Ctx, isActive, NODE, POD, setStatus } from './context.ts';
 
 const condition = (type: string, status = 'True', extra: Obj = {}) => ({
   type,
@@ -65,8 +66,10 @@ export class PodLifecycle implements Controller {
     if (cluster.failures.fitsNowhere(pod) || !nodes.length) {
       const scheduled = (pod.status?.conditions ?? []).find((c: Obj) => c.type === 'PodScheduled');
       if (scheduled?.status === 'False') return;
-      const n = nodes.length;
-      const message = `0/${n} nodes are available: ${n} Insufficient cpu. preemption: 0/${n} nodes are available: ${n} No preemption victims found for incoming pod.`;
+      const all = cluster.store.count(NODE);
+      const message = nodes.length
+        ? `0/${all} nodes are available: ${all} Insufficient cpu. preemption: 0/${all} nodes are available: ${all} No preemption victims found for incoming pod.`
+        : `0/${all} nodes are available: ${all} node(s) were unschedulable. preemption: 0/${all} nodes are available: ${all} Preemption is not helpful for scheduling.`;
       cluster.writeStatus(
         POD,
         {
@@ -154,7 +157,7 @@ export class PodLifecycle implements Controller {
         }),
         condition('PodScheduled'),
       ],
-      hostIP: '192.168.0.10',
+      hostIP: nodeIp(cluster.find(NODE, undefined, pod.spec.nodeName)),
       startTime: pod.status?.startTime ?? now(),
       containerStatuses: statuses,
     });
@@ -192,8 +195,8 @@ export class PodLifecycle implements Controller {
         'ContainersReady',
         'PodScheduled',
       ].map((c) => condition(c)),
-      hostIP: '192.168.0.10',
-      hostIPs: [{ ip: '192.168.0.10' }],
+      hostIP: nodeIp(cluster.find(NODE, undefined, pod.spec.nodeName)),
+      hostIPs: [{ ip: nodeIp(cluster.find(NODE, undefined, pod.spec.nodeName)) }],
       podIP: ip,
       podIPs: [{ ip }],
       startTime: pod.status?.startTime ?? started,
