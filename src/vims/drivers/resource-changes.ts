@@ -4,7 +4,7 @@
  * the whole change, not just what its last attempt did.
  *
  * - VNFCs (by vnfcResourceInfo id): ADDED, REMOVED, or MODIFIED when the compute resource, its
- *   flavor or image, its CPs or storages, or its vnfcState changed (a healed VNFC keeps its id and
+ *   metadata (whatever its key order), its CPs or storages, or its vnfcState changed (a healed VNFC keeps its id and
  *   gets a new compute resource).
  * - Virtual links (internal and externally managed, by id): ADDED / REMOVED, else
  *   LINK_PORT_ADDED / LINK_PORT_REMOVED entries for their link ports.
@@ -23,10 +23,12 @@ import type {
   VnfcResourceInfo,
   VnfLinkPortInfo,
 } from '../../sol/instance-model.ts';
+import { canonicalJson } from '../../notify/subscriptions/dedup.ts';
 
 const index = <T extends { id: string }>(items: T[] | undefined) =>
   new Map((items ?? []).map((i) => [i.id, i]));
-const json = (v: unknown) => JSON.stringify(v ?? null);
+/** Key order aside: the engine keeps hook-written metadata keys ahead of the driver's own. */
+const json = (v: unknown) => canonicalJson(v ?? null);
 
 function cpKey(cp: VnfcCpInfo): string {
   return json([cp.cpdId, cp.vnfExtCpId, cp.vnfLinkPortId, cp.cpProtocolInfo]);
