@@ -12,6 +12,8 @@
  * - External link ports (by id, over every external VL): ADDED / REMOVED, MODIFIED when the port
  *   resource, the CP it serves, its external VL, or that CP's addresses or cpConfig changed.
  */
+
+import { canonicalJson } from '../../notify/subscriptions/dedup.ts';
 import type {
   AffectedExtLinkPort,
   AffectedVirtualLink,
@@ -23,7 +25,6 @@ import type {
   VnfcResourceInfo,
   VnfLinkPortInfo,
 } from '../../sol/instance-model.ts';
-import { canonicalJson } from '../../notify/subscriptions/dedup.ts';
 
 const index = <T extends { id: string }>(items: T[] | undefined) =>
   new Map((items ?? []).map((i) => [i.id, i]));

@@ -4,12 +4,14 @@
  * template, VDU2 a plain server at the top) through the OpenStack driver on mini-openstack: the
  * VNFCs are read back from the group's members, a scale out grows the group, a scale in removes
  * exactly the VNFC named (Heat alone would remove the oldest), heal replaces one member's server
- * in place, a scale out's rollback removes what it added, and after each step the cloud holds
- * exactly what instantiatedVnfInfo says.
+ * in place, a scale out interrupted while Heat works converges on its retry (no member twice) and
+ * its rollback removes what it added, and after each step the cloud holds exactly what
+ * instantiatedVnfInfo says.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import type { InstantiatedVnfInfo } from '../../../src/sol/instance-model.ts';
 import type { ScalePlan } from '../../../src/vims/contract.ts';
 import { stackNameOf } from '../../../src/vims/drivers/openstack/names.ts';
@@ -34,6 +36,16 @@ describe('OpenStack driver: a BaseHOT with a scaling group per VDU', () => {
     await f.close();
   });
 
+  /** Waits until Heat says the instance's stack is in `status` (an action under way). */
+  async function stackStatus(instanceId: string, status: string): Promise<void> {
+    for (;;) {
+      const found = await f.client.heat.findStack(stackNameOf(instanceId));
+      if (found?.stack_status === status) return;
+      assert.ok(found && !found.stack_status.endsWith('_FAILED'), `stack ${found?.stack_status}`);
+      await setTimeout(200);
+    }
+  }
+
   const scalePlan = (from: number, to: number, fields: Partial<ScalePlan>): ScalePlan => ({
     aspects: [{ aspectId: ASPECT, fromLevel: from, toLevel: to }],
     add: [],
@@ -42,7 +54,7 @@ describe('OpenStack driver: a BaseHOT with a scaling group per VDU', () => {
     ...fields,
   });
 
-  test('the group members are read back, scaled out and in, healed, and a scale out rolled back', async () => {
+  test('the group members are read back, scaled out and in, healed; an interrupted scale out retried, then rolled back', async () => {
     const { instanceId, info } = await f.instantiate(f.plan(), undefined, packageId);
     await f.matches(instanceId, info);
     const stack = await f.client.heat.findStack(stackNameOf(instanceId));
@@ -108,11 +120,27 @@ describe('OpenStack driver: a BaseHOT with a scaling group per VDU', () => {
       assert.equal(v.computeResource.resourceId, was?.computeResource.resourceId, 'the others are kept');
     }
 
-    // A scale out rolled back: the group is back to what it was, the same servers.
+    // A scale out interrupted while Heat works (the op occ's signal aborted), then retried: the
+    // retry converges on the same group, no member twice.
     const more = [newVnfc(flavourOf(f.vnfd), 'VDU1')];
     const outCtx = f.next(instanceId, healed, { grant: f.grant(more.map((v) => v.id)), packageId });
+    const interrupted = new AbortController();
+    const attempt = f.driver.scale({ ...outCtx, signal: interrupted.signal }, scalePlan(1, 2, { add: more }));
+    await stackStatus(instanceId, 'UPDATE_IN_PROGRESS');
+    interrupted.abort();
+    await assert.rejects(attempt, (err: Error & { code?: string }) => err.code === 'CANCELLED');
     const grown = (await f.driver.scale(outCtx, scalePlan(1, 2, { add: more }))).instantiatedVnfInfo;
-    assert.equal(serversOf(grown as InstantiatedVnfInfo, 'VDU1').length, 3);
+    await f.matches(instanceId, grown as InstantiatedVnfInfo);
+    assert.deepEqual(
+      serversOf(grown as InstantiatedVnfInfo, 'VDU1').map(([id]) => id),
+      [more[0]?.id, ...serversOf(healed, 'VDU1').map(([id]) => id)],
+    );
+    const group = (await f.client.heat.resources(stack, { nestedDepth: 1 })).filter((r) =>
+      r.links?.some((l) => l.rel === 'stack' && l.href.includes('VDU1_scale_group')),
+    );
+    assert.equal(group.length, 3, 'three members in the group');
+
+    // Its rollback: the group is back to what it was, the same servers.
     const back = await f.driver.rollback({ ...outCtx, current: grown as InstantiatedVnfInfo }, 'SCALE_OUT');
     assert.deepEqual(back.instantiatedVnfInfo, healed);
     await f.matches(instanceId, healed);
