@@ -16,7 +16,6 @@ import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
 import { registerAlarmAdmin } from './routes/admin/alarms.ts';
 import { registerInfraAdmin } from './routes/admin/infra.ts';
 import { registerAdminSubscriptions } from './routes/admin/subscriptions.ts';
-import { registerVnfdModel } from './routes/admin/vnfd-model.ts';
 import { registerAlertWebhooks } from './routes/alert/index.ts';
 import { registerTackerLegacyVims } from './routes/tacker-legacy/vims.ts';
 import { registerTimeline } from './routes/timeline/index.ts';
@@ -66,13 +65,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       registerTackerLegacyVims,
       registerAlertWebhooks,
     ];
-    const admin = [
-      registerAdminSubscriptions,
-      registerInfraAdmin,
-      registerAlarmAdmin,
-      registerTimeline,
-      registerVnfdModel,
-    ];
+    const admin = [registerAdminSubscriptions, registerInfraAdmin, registerAlarmAdmin, registerTimeline];
     const registrars =
       role === 'worker'
         ? []

@@ -3,11 +3,16 @@
  * navigation (in this order) and needs the admin scope. A new page is a row here.
  */
 import type { FunctionComponent } from 'preact';
+import { AlarmListPage } from './alarms/list.tsx';
 import { InstanceDetailPage } from './instances/detail.tsx';
 import { InstanceListPage } from './instances/list.tsx';
 import { NotFoundPage } from './not-found.tsx';
+import { OperationDetailPage } from './operations/detail.tsx';
+import { OperationListPage } from './operations/list.tsx';
 import { PackageDetailPage } from './packages/detail.tsx';
 import { PackageListPage } from './packages/list.tsx';
+import { SubscriptionListPage } from './subscriptions/list.tsx';
+import { VimListPage } from './vims/list.tsx';
 
 export interface PageProps {
   params: Record<string, string>;
@@ -27,6 +32,11 @@ export const ROUTES: PageRoute[] = [
   { path: '/packages/:id', page: PackageDetailPage },
   { path: '/instances', page: InstanceListPage, nav: 'VNF instances' },
   { path: '/instances/:id', page: InstanceDetailPage },
+  { path: '/operations', page: OperationListPage, nav: 'Operations' },
+  { path: '/operations/:id', page: OperationDetailPage },
+  { path: '/alarms', page: AlarmListPage, nav: 'Alarms' },
+  { path: '/subscriptions', page: SubscriptionListPage, nav: 'Subscriptions', admin: true },
+  { path: '/vims', page: VimListPage, nav: 'VIMs', admin: true },
 ];
 
 /** Where /ui/ itself leads. */

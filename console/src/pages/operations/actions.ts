@@ -1,0 +1,52 @@
+/**
+ * Which task buttons an op occ offers, as data: the states each task is allowed from (the LCM
+ * API's own table, src/lcm/op-states.ts) and, for rollback, the op occ's `rollback` link (the API
+ * offers it only for operations that can be rolled back). A disabled button says why.
+ */
+
+export type OpTask = 'retry' | 'rollback' | 'fail' | 'cancel';
+
+export const OP_TASKS: readonly OpTask[] = ['retry', 'rollback', 'fail', 'cancel'];
+
+export const TASK_STATES: Readonly<Record<OpTask, readonly string[]>> = {
+  retry: ['FAILED_TEMP'],
+  rollback: ['FAILED_TEMP'],
+  fail: ['FAILED_TEMP'],
+  cancel: ['STARTING', 'PROCESSING', 'ROLLING_BACK'],
+};
+
+export const TASK_LABELS: Readonly<Record<OpTask, string>> = {
+  retry: 'Retry',
+  rollback: 'Roll back',
+  fail: 'Mark failed',
+  cancel: 'Cancel',
+};
+
+/** What a refusal says the task does, after "Only … operations can be". */
+const TASK_DONE: Readonly<Record<OpTask, string>> = {
+  retry: 'retried',
+  rollback: 'rolled back',
+  fail: 'marked failed',
+  cancel: 'cancelled',
+};
+
+/** The SOL003 states an op occ stays in while it runs (a timeline is live then). */
+export const RUNNING_STATES: readonly string[] = ['STARTING', 'PROCESSING', 'ROLLING_BACK'];
+export const FINAL_STATES: readonly string[] = ['COMPLETED', 'FAILED', 'ROLLED_BACK'];
+
+export interface OpOccLike {
+  operationState: string;
+  isCancelPending?: boolean;
+  _links?: Record<string, { href: string } | undefined>;
+}
+
+/** undefined when the task may be asked for now; otherwise why not, in words for the button. */
+export function taskBlocked(task: OpTask, op: OpOccLike): string | undefined {
+  const states = TASK_STATES[task];
+  if (!states.includes(op.operationState)) {
+    return `Only ${states.join(', ')} operations can be ${TASK_DONE[task]}; this one is ${op.operationState}.`;
+  }
+  if (task === 'rollback' && !op._links?.rollback) return 'This operation cannot be rolled back.';
+  if (task === 'cancel' && op.isCancelPending) return 'Cancelling already.';
+  return undefined;
+}

@@ -1,0 +1,115 @@
+/**
+ * The operations page: the LCM op occurrences of the caller's project (/vnflcm/v2, newest
+ * first), filtered by state and operation, paged through the API; each opens its live timeline.
+ */
+import { useState } from 'preact/hooks';
+import { PagedList } from '../../components/paged-list.tsx';
+import { Link } from '../../router.tsx';
+import { OpStateBadge } from './state-badge.tsx';
+
+export interface OpOcc {
+  id: string;
+  operation: string;
+  operationState: string;
+  stateEnteredTime: string;
+  startTime: string;
+  vnfInstanceId: string;
+  isAutomaticInvocation: boolean;
+  isCancelPending?: boolean;
+  error?: { status?: number; title?: string; detail?: string };
+  _links?: Record<string, { href: string } | undefined>;
+}
+
+export const OP_STATES = [
+  'STARTING',
+  'PROCESSING',
+  'COMPLETED',
+  'FAILED_TEMP',
+  'FAILED',
+  'ROLLING_BACK',
+  'ROLLED_BACK',
+];
+const OPERATIONS = [
+  'INSTANTIATE',
+  'SCALE',
+  'SCALE_TO_LEVEL',
+  'CHANGE_FLAVOUR',
+  'TERMINATE',
+  'HEAL',
+  'OPERATE',
+  'CHANGE_EXT_CONN',
+  'MODIFY_INFO',
+  'CHANGE_VNFPKG',
+];
+
+const COLUMNS = [
+  {
+    header: 'Operation',
+    cell: (op: OpOcc) => (
+      <>
+        <Link to={`/operations/${op.id}`}>
+          {op.operation}
+          <span class="visually-hidden"> {op.id}</span>
+        </Link>
+        {op.isAutomaticInvocation && <span class="muted"> (automatic)</span>}
+      </>
+    ),
+  },
+  { header: 'State', cell: (op: OpOcc) => <OpStateBadge state={op.operationState} /> },
+  {
+    header: 'Instance',
+    cell: (op: OpOcc) => <Link to={`/instances/${op.vnfInstanceId}`}>{op.vnfInstanceId}</Link>,
+  },
+  { header: 'Started', cell: (op: OpOcc) => op.startTime },
+  { header: 'State since', cell: (op: OpOcc) => op.stateEnteredTime },
+];
+
+function listPath(state: string, operation: string): string {
+  const terms = [state && `(eq,operationState,${state})`, operation && `(eq,operation,${operation})`].filter(
+    Boolean,
+  );
+  return `/vnflcm/v2/vnf_lcm_op_occs${terms.length ? `?filter=${encodeURIComponent(terms.join(';'))}` : ''}`;
+}
+
+function Choice(props: { label: string; value: string; set: (v: string) => void; options: string[] }) {
+  return (
+    <label>
+      {props.label}{' '}
+      <select value={props.value} onChange={(e) => props.set((e.target as HTMLSelectElement).value)}>
+        <option value="">Any</option>
+        {props.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function OperationListPage() {
+  const [state, setState] = useState('');
+  const [operation, setOperation] = useState('');
+  const [refresh, setRefresh] = useState(0);
+  return (
+    <section>
+      <div class="toolbar">
+        <h1>Operations</h1>
+        <span class="spacer" />
+        <Choice label="State" value={state} set={setState} options={OP_STATES} />
+        <Choice label="Operation" value={operation} set={setOperation} options={OPERATIONS} />
+        <button type="button" onClick={() => setRefresh(refresh + 1)}>
+          Refresh
+        </button>
+      </div>
+      <PagedList<OpOcc>
+        path={listPath(state, operation)}
+        columns={COLUMNS}
+        rowKey={(op) => op.id}
+        caption="Operation occurrences, newest first"
+        empty="No operation."
+        refresh={refresh}
+      />
+    </section>
+  );
+}
