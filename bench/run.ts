@@ -10,11 +10,23 @@
  *   cli         `bosun --help`, `bosun version`, `bosun vnf list` against a server: median start-to-exit time
  *   fm          alarm list first page with 100,000 alarms stored; raiseAlarms batches of 1,000
  *   fm-alerts   an Alertmanager webhook of 1,000 alerts: alarms committed and notifications queued, SQLite and PostgreSQL
+ *   console     the web console in chromium: first load of /ui/ (bytes, time to interactive), a 100-row list's render
  *   openstack   instantiate/terminate of a 4-VDU VNF on mini-openstack, Bosun's share next to Keystone, Heat, Nova…
  */
 import { spawnSync } from 'node:child_process';
 
-const SUITES = ['foundation', 'vnfd', 'packages', 'notify', 'lcm', 'cli', 'fm', 'fm-alerts', 'openstack'];
+const SUITES = [
+  'foundation',
+  'vnfd',
+  'packages',
+  'notify',
+  'lcm',
+  'cli',
+  'fm',
+  'fm-alerts',
+  'console',
+  'openstack',
+];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !SUITES.includes(w));
 if (unknown.length) {
