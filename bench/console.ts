@@ -178,7 +178,7 @@ try {
     [
       'first load of /ui/, as chromium received it',
       kb(receivedTotal),
-      'bodies as sent (brotli where offered)',
+      'on the wire with headers (brotli where offered)',
     ],
     [
       'first page rendered',
