@@ -1,0 +1,138 @@
+/**
+ * The operations page in a real browser against a real `bosun serve` with the simulated VIM: the
+ * zones made full from the VIMs page's fault panel fail an instantiate, the operation's live
+ * timeline shows the zones tried and FAILED_TEMP, the buttons are those its state allows, and
+ * Retry (once there is room again) completes it — the new events arriving through the stream.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { idOf } from '../http/vnflcm/lcm-client.ts';
+import { H, INSTANTIATE, onboardOnce, V2 } from '../http/vnflcm/lcm-support.ts';
+import { DIALECTS } from '../support/databases.ts';
+import { http } from '../support/http.ts';
+import {
+  type Bosun,
+  ensureConsoleBuilt,
+  launchBrowser,
+  openConsole,
+  screenshot,
+  startBosun,
+} from './harness.ts';
+
+const ZONES = ['zone-a', 'zone-b'];
+
+let browser: Browser;
+before(async () => {
+  ensureConsoleBuilt();
+  browser = await launchBrowser();
+});
+after(() => browser?.close());
+
+for (const dialect of DIALECTS) {
+  describe(`web console operations (${dialect})`, () => {
+    let bosun: Bosun;
+    let vnfdId: string;
+    before(async () => {
+      bosun = await startBosun(dialect);
+      vnfdId = (await onboardOnce(bosun.url)).vnfdId as string;
+    });
+    after(() => bosun.stop());
+
+    test('zones made full from the fault panel: FAILED_TEMP live in the timeline, Retry completes', async () => {
+      const ui = await openConsole(browser, `${bosun.url}/ui/vims`);
+      const { page } = ui;
+      await page.getByRole('heading', { name: 'Fault injection (simulated VIM)' }).waitFor();
+      for (const zone of ZONES) {
+        await page.getByRole('button', { name: `Make ${zone} full` }).click();
+        await page.getByRole('status').getByText(`Zone ${zone} is full.`).waitFor();
+      }
+      await page.getByRole('button', { name: `Restore ${ZONES[1]}` }).waitFor();
+
+      const created = await http<{ id: string }>(bosun.url, 'POST', `${V2}/vnf_instances`, {
+        headers: H,
+        body: { vnfdId, vnfInstanceName: 'console-zones' },
+      });
+      assert.equal(created.status, 201, created.text);
+      const started = await http(bosun.url, 'POST', `${V2}/vnf_instances/${created.body.id}/instantiate`, {
+        headers: H,
+        body: INSTANTIATE,
+      });
+      assert.equal(started.status, 202, started.text);
+      const opId = idOf(started.headers.get('location'));
+
+      // From the list (filtered by operation) to the operation.
+      await page.getByRole('link', { name: 'Operations' }).click();
+      await page.getByLabel('Operation').selectOption('INSTANTIATE');
+      await page.getByRole('link', { name: `INSTANTIATE ${opId}` }).click();
+      const timeline = page.getByRole('list', { name: 'Operation timeline' });
+      await timeline.getByText('Operation FAILED_TEMP').waitFor();
+      for (const zone of ZONES)
+        await timeline
+          .getByText(new RegExp(`Zone ${zone} had no room`))
+          .first()
+          .waitFor();
+      await page
+        .getByRole('alert')
+        .getByText(/No valid host was found/)
+        .first()
+        .waitFor();
+      const task = (name: string) => page.getByRole('button', { name, exact: true });
+      assert.equal(await task('Retry').isEnabled(), true);
+      assert.equal(await task('Roll back').isEnabled(), true);
+      assert.equal(await task('Mark failed').isEnabled(), true);
+      assert.equal(await task('Cancel').isDisabled(), true);
+      assert.match(
+        (await task('Cancel').getAttribute('aria-describedby')) ?? '',
+        /^why-cancel$/,
+        'a disabled task says why',
+      );
+      await screenshot(page, 'operation-failed-temp');
+
+      // Room again (the panel's API), then Retry from the button: the stream brings the rest.
+      for (const zone of ZONES) {
+        assert.equal((await http(bosun.url, 'POST', `/bosun/v1/sim/zones/${zone}/restore`)).status, 200);
+      }
+      await task('Retry').click();
+      await timeline.getByText('Operation COMPLETED').waitFor({ timeout: 20_000 });
+      await page.locator('dl.facts').getByText('COMPLETED', { exact: true }).waitFor();
+      assert.equal(await task('Retry').isDisabled(), true);
+      assert.equal(await task('Cancel').isDisabled(), true);
+      const op = await http<{ operationState: string }>(bosun.url, 'GET', `${V2}/vnf_lcm_op_occs/${opId}`, {
+        headers: H,
+      });
+      assert.equal(op.body.operationState, 'COMPLETED');
+      await screenshot(page, 'operation-retried');
+      ui.assertClean();
+      await ui.close();
+    });
+
+    test('a finished operation offers no task; an unknown one shows the API detail', async () => {
+      const list = await http<{ id: string }[]>(
+        bosun.url,
+        'GET',
+        `${V2}/vnf_lcm_op_occs?filter=(eq,operationState,COMPLETED)`,
+        { headers: H },
+      );
+      const done = list.body[0];
+      assert.ok(done, 'the operation the test before completed');
+      const ui = await openConsole(browser, `${bosun.url}/ui/operations/${done.id}`);
+      const { page } = ui;
+      await page.getByRole('list', { name: 'Operation timeline' }).getByText('Operation COMPLETED').waitFor();
+      for (const name of ['Retry', 'Roll back', 'Mark failed', 'Cancel']) {
+        assert.equal(await page.getByRole('button', { name, exact: true }).isDisabled(), true, name);
+      }
+      ui.assertClean();
+      await ui.close();
+      const missing = '00000000-0000-4000-8000-000000000000';
+      const unknown = await openConsole(browser, `${bosun.url}/ui/operations/${missing}`);
+      const alert = unknown.page.getByRole('alert').first();
+      await alert.waitFor();
+      assert.match(
+        (await alert.textContent()) ?? '',
+        new RegExp(`^404.*operation occurrence ${missing} does not exist`),
+      );
+      await unknown.close();
+    });
+  });
+}
