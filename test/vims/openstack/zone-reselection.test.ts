@@ -4,8 +4,10 @@
  * NFVO choosing among the zones Nova reports. az2 has one host; filling it with m1.xlarge
  * servers this test boots itself makes Nova's scheduler answer "No valid host was found", and:
  * instantiate lands in az1 after one reselection; with every zone full it ends FAILED_TEMP
- * naming each zone tried and a retry completes once az1 has room; zone anti-affinity of three
- * VNFCs over two zones is refused, or placed with best effort. SQLite only: the database is not
+ * naming each zone tried and a retry completes once az1 has room; a scale out granted a full
+ * zone lands in the other; a heal of a VNFC whose zone became full replaces it in the other
+ * zone; zone anti-affinity of three VNFCs over two zones is refused, or placed with best effort.
+ * SQLite only: the database is not
  * what is tested here, and every run boots real servers.
  */
 import assert from 'node:assert/strict';
@@ -22,7 +24,6 @@ import {
   V2,
   waitOpOcc,
 } from '../../http/vnflcm/lcm-support.ts';
-import { sampleVariant } from '../../http/vnflcm/sample-package.ts';
 import { onboard } from '../../http/vnfpkgm/support.ts';
 import { http } from '../../support/http.ts';
 import {
@@ -32,34 +33,10 @@ import {
   testPrefix,
 } from '../../support/mini-openstack.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { ASPECT, openStackVariant, registerVim } from './server-package.ts';
 import { ZoneFiller } from './zone-filler.ts';
 
-const SAMPLE = 'vnflcm2.zip';
-const SAMPLE_VNFD_ID = 'ea7a121f-5f59-565c-aee6-9145062ae9a9';
-const DF = 'Definitions/helloworld3_df_simple.yaml';
 const TIMEOUT = { timeout: 900_000 };
-
-/** The sample with `count` VNFCs of VDU1 at its default level on m1.tiny, and `extra` policies. */
-function variant(count: number, extra = '') {
-  return sampleVariant(SAMPLE, {
-    vnfdId: SAMPLE_VNFD_ID,
-    edit: {
-      [DF]: (t) =>
-        t
-          .replace('          max_number_of_instances: 1\n', '          max_number_of_instances: 3\n')
-          .replaceAll(
-            '            instantiation_level_1:\n              number_of_instances: 1\n',
-            `            instantiation_level_1:\n              number_of_instances: ${count}\n`,
-          )
-          .replace('  policies:\n', `  policies:\n${extra}`)
-          // The Nova flavour the grant names (mini-openstack's smallest).
-          .replace(
-            '          properties:\n            virtual_memory:\n              virtual_mem_size: 512 MB\n',
-            '          properties:\n            requested_additional_capabilities:\n              properties:\n                requested_additional_capability_name: m1.tiny\n                support_mandatory: true\n                target_performance_parameters:\n                  entry_schema: test\n            virtual_memory:\n              virtual_mem_size: 512 MB\n',
-          ),
-    },
-  });
-}
 
 const ZONE_SPREAD =
   '    - spread:\n        type: tosca.policies.nfv.AntiAffinityRule\n        targets: [ VDU1 ]\n        properties:\n          scope: zone\n';
@@ -98,20 +75,11 @@ describe('zone reselection on mini-openstack', () => {
         outbound: { allow: ['127.0.0.1', '::1', 'localhost'] },
       },
     });
-    const vim = cloud.admin;
-    const registered = await http<{ id: string }>(server.url, 'POST', '/bosun/v1/vims', {
-      body: {
-        name: testPrefix('reselect-vim'),
-        vimType: OPENSTACK_VIM_TYPE,
-        interfaceInfo: vim.interfaceInfo,
-        accessInfo: vim.accessInfo,
-      },
-    });
-    assert.equal(registered.status, 201, registered.text);
-    vimId = registered.body.id;
+    vimId = await registerVim(server.url, cloud, 'reselect-vim');
     for (const [name, pkg] of [
-      ['two', await variant(2)],
-      ['three-apart', await variant(3, ZONE_SPREAD)],
+      ['one', await openStackVariant(1)],
+      ['two', await openStackVariant(2)],
+      ['three-apart', await openStackVariant(3, ZONE_SPREAD)],
     ] as const) {
       const onboarded = await onboard(server.url, pkg.zip);
       assert.equal(
@@ -235,6 +203,82 @@ describe('zone reselection on mini-openstack', () => {
       } finally {
         await filler.empty('az2');
       }
+      await terminate(id);
+    },
+  );
+
+  test(
+    'scale out granted a full zone lands in the other after one reselection; heal of a VNFC whose zone became full replaces it in the other',
+    TIMEOUT,
+    async () => {
+      const id = await newInstance('one');
+      const made = await instantiate(id);
+      assert.equal(made.operationState, 'COMPLETED', JSON.stringify(made.error));
+      const [first] = vnfcs(await getInstance(server.url, id));
+      assert.ok(first?.zoneId);
+      const home = first.zoneId;
+      const other = home === 'az1' ? 'az2' : 'az1';
+
+      // The NFVO grants the new VNFC the zone with fewer of the instance's VNFCs: the full one.
+      await filler.fill(other);
+      try {
+        const op = await runTask(server.url, id, 'scale', {
+          type: 'SCALE_OUT',
+          aspectId: ASPECT,
+          numberOfSteps: 1,
+        });
+        assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
+        const attempts = await attemptsOf(op.id);
+        assert.equal(attempts.length, 1, JSON.stringify(attempts));
+        assert.equal(attempts[0].zone, other);
+        assert.match(attempts[0].reason, /No valid host was found/);
+        assert.deepEqual(
+          attempts[0].next.map((n) => n.zone),
+          [home],
+        );
+      } finally {
+        await filler.empty(other);
+      }
+      const scaled = vnfcs(await getInstance(server.url, id));
+      assert.deepEqual(
+        scaled.map((v) => v.zoneId),
+        [home, home],
+      );
+      for (const v of scaled) {
+        const found = await client.nova.server(v.computeResource.resourceId);
+        assert.equal(found?.['OS-EXT-AZ:availability_zone'], home);
+      }
+
+      // The first VNFC's zone fills up; its heal makes the new server in the other zone.
+      await filler.fill(home);
+      try {
+        const vnfcInfo = (await getInstance(server.url, id)).instantiatedVnfInfo?.vnfcInfo ?? [];
+        const target = vnfcInfo.find((v) => v.vnfcResourceInfoId === first.id);
+        assert.ok(target);
+        const op = await runTask(server.url, id, 'heal', { vnfcInstanceId: [target.id] });
+        assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
+        const attempts = await attemptsOf(op.id);
+        assert.equal(attempts.length, 1, JSON.stringify(attempts));
+        assert.equal(attempts[0].zone, home);
+        assert.deepEqual(
+          attempts[0].next.map((n) => [n.vnfcId, n.zone]),
+          [[first.id, other]],
+        );
+      } finally {
+        await filler.empty(home);
+      }
+      const healed = vnfcs(await getInstance(server.url, id));
+      const moved = healed.find((v) => v.id === first.id);
+      assert.equal(moved?.zoneId, other);
+      assert.notEqual(moved?.computeResource.resourceId, first.computeResource.resourceId);
+      const found = await client.nova.server(moved?.computeResource.resourceId as string);
+      assert.equal(found?.['OS-EXT-AZ:availability_zone'], other);
+      assert.equal(found?.status, 'ACTIVE');
+      assert.equal(
+        await client.nova.server(first.computeResource.resourceId),
+        undefined,
+        'the old server is gone',
+      );
       await terminate(id);
     },
   );

@@ -21,7 +21,8 @@ export function flavourOf(ctx: OperationContext): Flavour {
   return flavour;
 }
 
-function zoneOf(ctx: OperationContext, vnfcId: string): string | undefined {
+/** The zone the grant gives a VNFC (a new one, or one it re-creates: heal), if it names one. */
+export function zoneOf(ctx: OperationContext, vnfcId: string): string | undefined {
   const key = ctx.grant.zoneOf[vnfcId];
   return key === undefined ? undefined : ctx.grant.zones.find((z) => z.id === key)?.zoneId;
 }

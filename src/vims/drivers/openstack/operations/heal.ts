@@ -13,6 +13,7 @@ import { applyChange } from '../apply-change.ts';
 import type { OpenStackClient } from '../client/client.ts';
 import type { StackResource } from '../client/heat.ts';
 import { clientOf, type OpenStackDeps } from '../deps.ts';
+import { zoneOf } from '../design.ts';
 import { RESOURCE_TYPES } from '../names.ts';
 import { changedState, currentStack, startingState } from '../prior-state.ts';
 import { owningStack } from '../vnfc-resources.ts';
@@ -68,6 +69,12 @@ export async function heal(
     (r) => kinds.has(r.resource_type) && before.has(r.physical_resource_id),
     `Healed by op occ ${ctx.opOccId}${plan.cause ? `: ${plan.cause}` : ''}`.slice(0, 255),
   );
-  // The same VNFCs: the update only replaces what is marked.
-  return applyChange(deps, client, ctx, changedState(base, ctx, {}));
+  // The same VNFCs: the update only replaces what is marked, in the zone the grant gives (zone
+  // reselection moves a healed VNFC whose zone has no room), else where it was.
+  const healed = new Set(plan.vnfcs);
+  const vnfcs = base.vnfcs.map((v) => {
+    const zone = healed.has(v.id) ? zoneOf(ctx, v.id) : undefined;
+    return zone ? { ...v, zone } : v;
+  });
+  return applyChange(deps, client, ctx, changedState(base, ctx, { vnfcs }));
 }
