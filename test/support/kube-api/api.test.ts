@@ -156,6 +156,18 @@ test('errors are Status objects shaped as the real server shapes them', async ()
   );
 });
 
+test("a body over the real server's 3 MiB limit is refused with 413 and nothing is stored", async () => {
+  const ns = await namespace();
+  const big = await post(`/api/v1/namespaces/${ns}/configmaps`, {
+    metadata: { name: 'big' },
+    data: { a: 'x'.repeat(3 * 1024 * 1024) },
+  });
+  assert.equal(big.status, 413);
+  assert.equal(big.body.reason, 'RequestEntityTooLarge');
+  assert.equal(big.body.message, 'Request entity too large: limit is 3145728');
+  assert.equal((await get(`/api/v1/namespaces/${ns}/configmaps/big`)).status, 404);
+});
+
 test('objects get a uid, a creationTimestamp, a global increasing resourceVersion, generated names and generations', async () => {
   const ns = await namespace();
   const a = (await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { generateName: 'cfg-' } })).body;

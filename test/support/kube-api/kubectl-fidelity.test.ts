@@ -250,6 +250,23 @@ test('get --watch prints the table and then each change as a row', async () => {
   }
 });
 
+test('an invalid manifest is refused with the real error text, and the rest of it is applied', async () => {
+  const ns = await namespace();
+  const bad = manifest(1).replace(
+    '    metadata:\n      labels: {app: web}',
+    '    metadata:\n      labels: {app: other}',
+  );
+  const r = await kubectl(['-n', ns, 'apply', '--server-side', '-f', '-'], { input: bad });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, 'configmap/web-config serverside-applied\nservice/web serverside-applied\n');
+  assert.equal(
+    r.stderr,
+    'The Deployment "web" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`\n',
+  );
+  const none = await kubectl(['-n', ns, 'get', 'deployments']);
+  assert.equal(none.stderr, `No resources found in ${ns} namespace.\n`);
+});
+
 test('a missing namespace: writes fail with NotFound naming it, lists are empty', async () => {
   const r = await kubectl(['-n', 'no-such-ns', 'apply', '--server-side', '-f', '-'], { input: manifest() });
   assert.equal(r.code, 1);

@@ -39,10 +39,9 @@ function readBody(req: IncomingMessage): Promise<string> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > BODY_LIMIT) {
-        reject(tooLarge(BODY_LIMIT));
-        req.destroy();
-      } else chunks.push(c);
+      // Past the limit the rest is read and dropped, so that the client gets its 413.
+      if (size > BODY_LIMIT) reject(tooLarge(BODY_LIMIT));
+      else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
