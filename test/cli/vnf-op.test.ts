@@ -9,6 +9,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -529,6 +531,51 @@ describe('bosun vnf and bosun op against a server', () => {
     await ok(['vnf', 'terminate', created.id, '--forceful', '--wait', ...v1]);
     await ok(['vnf', 'delete', created.id, ...v1]);
     assert.deepEqual(await json<unknown[]>(['vnf', 'list', ...v1]), []);
+  });
+
+  test('a server without the event stream (an older Bosun): --wait polls, a line per state on stderr', async () => {
+    // A proxy that forwards everything but the timeline's stream, which it does not know (404).
+    const proxy = createServer(async (req, res) => {
+      if (/\/bosun\/v1\/vnf_lcm_op_occs\/[^/]+\/events/.test(req.url ?? '')) {
+        res.writeHead(404, { 'content-type': 'application/problem+json' });
+        res.end(JSON.stringify({ status: 404, detail: 'no such route' }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+      ) as Record<string, string>;
+      const answer = await fetch(server.url + req.url, {
+        method: req.method,
+        headers,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      });
+      const out: Record<string, string> = {};
+      answer.headers.forEach((v, k) => {
+        if (k !== 'content-encoding' && k !== 'content-length' && k !== 'transfer-encoding') out[k] = v;
+      });
+      res.writeHead(answer.status, out);
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    const saved = env;
+    env = { BOSUN_URL: `http://127.0.0.1:${port}` };
+    try {
+      const inst = await createInstance(server.url, vnfdId);
+      const r = await ok(['vnf', 'instantiate', inst.id, '--flavour', 'simple', '--wait']);
+      const opId = opOccIn(r.stdout);
+      assert.match(r.stdout, new RegExp(`^INSTANTIATE ${opId}: COMPLETED after \\d+\\.\\d s\\n$`));
+      assert.match(
+        r.stderr,
+        new RegExp(`^INSTANTIATE ${opId}: (STARTING|PROCESSING) \\(\\d+\\.\\d s\\)$`, 'm'),
+      );
+      await runTask(server.url, inst.id, 'terminate', { terminationType: 'FORCEFUL' });
+    } finally {
+      env = saved;
+      proxy.close();
+    }
   });
 
   test('usage errors are one line and exit 1', async () => {

@@ -34,6 +34,9 @@ export function opEventsCommitted(opOccId: string): void {
 /** Whether any stream of this process follows `opOccId` (the cross-process listener forwards only those). */
 export const followed = (opOccId: string) => waiting.has(opOccId);
 
+/** The op occs this process's streams follow. */
+export const followedIds = () => [...waiting.keys()];
+
 /** In the transaction writing the events: PostgreSQL delivers the NOTIFY to other processes at commit. */
 export async function notifyOtherProcesses(trx: Executor, db: Database, opOccId: string): Promise<void> {
   if (db.dialect !== 'postgres') return;

@@ -127,15 +127,29 @@ export class EventStream {
       batch = await this.#source.events(this.#after, READ_BATCH);
       if (this.#closed) return;
       for (const event of batch) {
-        this.#res.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
+        // A slow client is not sent more than its socket takes: the events wait in the database.
+        if (!this.#res.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`)) await this.#drained();
         this.#after = event.seq;
         this.#lastEventAt = Date.now();
+        if (this.#closed) return;
       }
     } while (batch.length === READ_BATCH);
     if (STREAM_END_STATES.includes(state)) {
       this.#res.write(`event: end\ndata: ${JSON.stringify({ operationState: state })}\n\n`);
       this.close();
     }
+  }
+
+  #drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#res.off('drain', done);
+        this.#res.off('close', done);
+        resolve();
+      };
+      this.#res.on('drain', done);
+      this.#res.on('close', done);
+    });
   }
 
   /** Ends the stream, saying why in a comment when it is not the op occ's end. */
