@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { idOf } from '../http/vnflcm/lcm-client.ts';
 import { H, INSTANTIATE, onboardOnce, V2 } from '../http/vnflcm/lcm-support.ts';
 import { DIALECTS } from '../support/databases.ts';
@@ -21,6 +21,12 @@ import {
 } from './harness.ts';
 
 const ZONES = ['zone-a', 'zone-b'];
+
+/** What a task button's description says (why it is disabled, or what it does). */
+async function why(page: Page, name: string): Promise<string | null> {
+  const id = await page.getByRole('button', { name, exact: true }).getAttribute('aria-describedby');
+  return page.locator(`#${id}`).textContent();
+}
 
 let browser: Browser;
 before(async () => {
@@ -82,9 +88,10 @@ for (const dialect of DIALECTS) {
       assert.equal(await task('Roll back').isEnabled(), true);
       assert.equal(await task('Mark failed').isEnabled(), true);
       assert.equal(await task('Cancel').isDisabled(), true);
-      assert.match(
-        (await task('Cancel').getAttribute('aria-describedby')) ?? '',
-        /^why-cancel$/,
+      assert.equal(await task('Cancel now').isDisabled(), true);
+      assert.equal(
+        await why(page, 'Cancel'),
+        'Only STARTING, PROCESSING, ROLLING_BACK operations can be cancelled; this one is FAILED_TEMP.',
         'a disabled task says why',
       );
       await screenshot(page, 'operation-failed-temp');
@@ -107,6 +114,47 @@ for (const dialect of DIALECTS) {
       await ui.close();
     });
 
+    test('a hung step: Cancel offered while it runs, Cancel now aborts it, Roll back undoes it', async () => {
+      const hang = await http(bosun.url, 'POST', '/bosun/v1/sim/faults', {
+        body: { kind: 'server.create', action: 'hang', count: 1, timeoutMs: 60_000 },
+      });
+      assert.equal(hang.status, 201, hang.text);
+      const created = await http<{ id: string }>(bosun.url, 'POST', `${V2}/vnf_instances`, {
+        headers: H,
+        body: { vnfdId, vnfInstanceName: 'console-cancel' },
+      });
+      const started = await http(bosun.url, 'POST', `${V2}/vnf_instances/${created.body.id}/instantiate`, {
+        headers: H,
+        body: INSTANTIATE,
+      });
+      assert.equal(started.status, 202, started.text);
+      const ui = await openConsole(
+        browser,
+        `${bosun.url}/ui/operations/${idOf(started.headers.get('location'))}`,
+      );
+      const { page } = ui;
+      const timeline = page.getByRole('list', { name: 'Operation timeline' });
+      const task = (name: string) => page.getByRole('button', { name, exact: true });
+      await timeline.getByText('Step infra started').waitFor();
+      await page.locator('dl.facts').getByText('PROCESSING', { exact: true }).waitFor();
+      assert.equal(await task('Cancel').isEnabled(), true);
+      assert.equal(await task('Cancel now').isEnabled(), true);
+      assert.equal(
+        await why(page, 'Cancel now'),
+        'Cancel now stops the operation at once, aborting the step in flight.',
+      );
+      for (const name of ['Retry', 'Roll back', 'Mark failed'])
+        assert.equal(await task(name).isDisabled(), true, name);
+      await task('Cancel now').click();
+      await timeline.getByText('Operation FAILED_TEMP').waitFor({ timeout: 20_000 });
+      await task('Roll back').and(page.locator(':enabled')).waitFor();
+      await task('Roll back').click();
+      await timeline.getByText('Operation ROLLED_BACK').waitFor({ timeout: 20_000 });
+      await page.locator('dl.facts').getByText('ROLLED_BACK', { exact: true }).waitFor();
+      ui.assertClean();
+      await ui.close();
+    });
+
     test('a finished operation offers no task; an unknown one shows the API detail', async () => {
       const list = await http<{ id: string }[]>(
         bosun.url,
@@ -119,7 +167,7 @@ for (const dialect of DIALECTS) {
       const ui = await openConsole(browser, `${bosun.url}/ui/operations/${done.id}`);
       const { page } = ui;
       await page.getByRole('list', { name: 'Operation timeline' }).getByText('Operation COMPLETED').waitFor();
-      for (const name of ['Retry', 'Roll back', 'Mark failed', 'Cancel']) {
+      for (const name of ['Retry', 'Roll back', 'Mark failed', 'Cancel', 'Cancel now']) {
         assert.equal(await page.getByRole('button', { name, exact: true }).isDisabled(), true, name);
       }
       ui.assertClean();

@@ -7,7 +7,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { healNote, healOf } from '../../console/src/pages/alarms/heal-link.ts';
-import { OP_TASKS, TASK_STATES, taskBlocked } from '../../console/src/pages/operations/actions.ts';
+import {
+  OP_BUTTONS,
+  OP_TASKS,
+  TASK_STATES,
+  taskBlocked,
+} from '../../console/src/pages/operations/actions.ts';
 import { parseEvents, type StreamEvent } from '../../console/src/pages/operations/event-stream.ts';
 import {
   describeEvent,
@@ -22,6 +27,14 @@ describe('operation tasks', () => {
     assert.deepEqual([...OP_TASKS].sort(), Object.keys(TASKS).sort());
     for (const task of OP_TASKS)
       assert.deepEqual([...TASK_STATES[task]].sort(), [...TASKS[task].from].sort(), task);
+  });
+
+  test('every task has a button; cancel asks for each mode the API takes', () => {
+    assert.deepEqual([...new Set(OP_BUTTONS.map((b) => b.task))].sort(), [...OP_TASKS].sort());
+    assert.deepEqual(
+      OP_BUTTONS.filter((b) => b.task === 'cancel').map((b) => b.body?.cancelMode),
+      ['GRACEFUL', 'FORCEFUL'],
+    );
   });
 
   test('a task is offered exactly in the states the API accepts it in, rollback only with its link', () => {

@@ -15,12 +15,32 @@ export const TASK_STATES: Readonly<Record<OpTask, readonly string[]>> = {
   cancel: ['STARTING', 'PROCESSING', 'ROLLING_BACK'],
 };
 
-export const TASK_LABELS: Readonly<Record<OpTask, string>> = {
-  retry: 'Retry',
-  rollback: 'Roll back',
-  fail: 'Mark failed',
-  cancel: 'Cancel',
-};
+/** The buttons: a task, its label and its request body (cancel needs a mode, SOL003 CancelMode). */
+export interface OpButton {
+  task: OpTask;
+  label: string;
+  body?: Record<string, unknown>;
+  /** What the button does, for its description. */
+  does: string;
+}
+
+export const OP_BUTTONS: readonly OpButton[] = [
+  { task: 'retry', label: 'Retry', does: 'runs the operation again from the step that failed' },
+  { task: 'rollback', label: 'Roll back', does: 'undoes what the operation did' },
+  { task: 'fail', label: 'Mark failed', does: 'ends the operation as FAILED, leaving what it did' },
+  {
+    task: 'cancel',
+    label: 'Cancel',
+    body: { cancelMode: 'GRACEFUL' },
+    does: 'stops the operation at its next step',
+  },
+  {
+    task: 'cancel',
+    label: 'Cancel now',
+    body: { cancelMode: 'FORCEFUL' },
+    does: 'stops the operation at once, aborting the step in flight',
+  },
+];
 
 /** What a refusal says the task does, after "Only … operations can be". */
 const TASK_DONE: Readonly<Record<OpTask, string>> = {

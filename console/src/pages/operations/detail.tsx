@@ -11,7 +11,7 @@ import { ProblemBox } from '../../components/problem-box.tsx';
 import { useApi } from '../../components/use-api.ts';
 import { Link } from '../../router.tsx';
 import type { PageProps } from '../routes.ts';
-import { OP_TASKS, type OpTask, RUNNING_STATES, TASK_LABELS, taskBlocked } from './actions.ts';
+import { OP_BUTTONS, type OpButton, RUNNING_STATES, taskBlocked } from './actions.ts';
 import { authorizedFetch } from './authorized-fetch.ts';
 import { followEvents } from './event-stream.ts';
 import type { OpOcc } from './list.tsx';
@@ -65,12 +65,12 @@ export function OperationDetailPage({ params }: PageProps) {
     return () => stop.abort();
   }, [id, round]);
 
-  const run = async (task: OpTask) => {
+  const run = async (button: OpButton) => {
     setBusy(true);
     setError(undefined);
     try {
-      await api(`${opPath(id)}/${task}`, { method: 'POST' });
-      setSaid(`${TASK_LABELS[task]}: asked.`);
+      await api(`${opPath(id)}/${button.task}`, { method: 'POST', json: button.body });
+      setSaid(`${button.label}: asked.`);
       await op.reload();
       setRound((n) => n + 1);
     } catch (err) {
@@ -120,24 +120,22 @@ export function OperationDetailPage({ params }: PageProps) {
           )}
           <fieldset class="toolbar tasks">
             <legend class="visually-hidden">Operation tasks</legend>
-            {OP_TASKS.map((task) => {
-              const blocked = taskBlocked(task, o);
+            {OP_BUTTONS.map((button, i) => {
+              const blocked = taskBlocked(button.task, o);
+              const why = `task-${i}`;
               return (
-                <span key={task}>
+                <span key={button.label}>
                   <button
                     type="button"
-                    data-task={task}
                     disabled={busy || blocked !== undefined}
-                    aria-describedby={blocked ? `why-${task}` : undefined}
-                    onClick={() => run(task)}
+                    aria-describedby={why}
+                    onClick={() => run(button)}
                   >
-                    {TASK_LABELS[task]}
+                    {button.label}
                   </button>
-                  {blocked && (
-                    <span id={`why-${task}`} class="visually-hidden">
-                      {blocked}
-                    </span>
-                  )}
+                  <span id={why} class="visually-hidden">
+                    {blocked ?? `${button.label} ${button.does}.`}
+                  </span>
                 </span>
               );
             })}
