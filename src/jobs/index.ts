@@ -8,6 +8,7 @@
 import { deliveryStateSweep } from './delivery-sweep.ts';
 import { deliveryWorker } from './delivery-worker.ts';
 import type { JobDeps } from './deps.ts';
+import { driftSync } from './drift-sync.ts';
 import { FmWorkers } from './fm-workers.ts';
 import type { Sweep } from './janitor.ts';
 import { lcmWorker } from './lcm-worker.ts';
@@ -34,4 +35,4 @@ export interface Loop {
   stop(): Promise<void>;
 }
 
-export const LOOPS: readonly ((deps: JobDeps) => Loop)[] = [(deps) => new FmWorkers(deps)];
+export const LOOPS: readonly ((deps: JobDeps) => Loop)[] = [(deps) => new FmWorkers(deps), driftSync];

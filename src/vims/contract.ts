@@ -256,6 +256,16 @@ export interface InfraDriver {
   /** Health of the instance's VNFCs, for fault management. */
   health(vim: VimConnection, instanceId: string, info: InstantiatedVnfInfo): Promise<VnfcHealth[]>;
   /**
+   * Reads the instance back from a VIM that changes it by itself (Kubernetes reschedules pods):
+   * the instantiatedVnfInfo the VIM shows when it differs from `info`, else undefined. A driver
+   * whose VIM changes nothing on its own has none.
+   */
+  sync?(
+    vim: VimConnection,
+    instanceId: string,
+    info: InstantiatedVnfInfo,
+  ): Promise<InstantiatedVnfInfo | undefined>;
+  /**
    * Names of the VIM's availability zones where compute resources can be placed (a zone with a
    * compute host up), for the NFVO to choose from when granting.
    */

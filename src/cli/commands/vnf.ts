@@ -1,13 +1,16 @@
 /**
  * `bosun vnf create|list|show|update|delete|instantiate|terminate|scale|scale-to-level|heal|
- * change-flavour|change-ext-conn|change-package|operate`: VNF instances and their lifecycle
- * operations over /vnflcm/v2 (or /vnflcm/v1 with --api-version 1), table or --json output.
+ * change-flavour|change-ext-conn|change-package|operate|sync`: VNF instances and their lifecycle
+ * operations over /vnflcm/v2 (or /vnflcm/v1 with --api-version 1), table or --json output;
+ * `sync` reads an instance back from its VIM through the admin API.
  *
  * Request bodies come from flags for the common fields, and from --request-file (a JSON
  * request, `-` for stdin) for everything else; flags override the file's fields, and --param
  * k=v adds to additionalParams. Every operation takes --wait (see lcm-common.ts).
  */
 import type { Command } from 'commander';
+import { ApiClient } from '../api-client/client.ts';
+import { type ConnectionOptions, withConnectionOptions } from '../api-client/connection.ts';
 import type { LcmApi, VnfInstance } from '../api-client/vnf-instances.ts';
 import { collect, keyValues } from '../key-values.ts';
 import { CliError, emit, emitRecords, printTable, withIdOnly } from '../output.ts';
@@ -510,7 +513,45 @@ function registerResources(vnf: Command): void {
   );
 }
 
+const SYNC_REASONS: Record<string, string> = {
+  UNCHANGED: 'the VIM shows what the instance says',
+  NOT_INSTANTIATED: 'it is not instantiated',
+  BUSY: 'an operation holds it; try again when it ends',
+  NOT_SUPPORTED: 'its VIM changes nothing by itself',
+};
+
+function registerSync(vnf: Command): void {
+  withConnectionOptions(
+    vnf
+      .command('sync <id>')
+      .description(
+        'read a VNF instance back from its VIM now (Kubernetes: pods it replaced by itself); admin',
+      ),
+  )
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: { json?: boolean } & ConnectionOptions) => {
+      const { syncInstance } = await import('../api-client/instance-sync.ts');
+      const outcome = await syncInstance(ApiClient.from(opts), id);
+      emit(opts.json, outcome, () => {
+        if (!outcome.synced) {
+          say(`VNF instance ${id} unchanged: ${SYNC_REASONS[outcome.reason ?? ''] ?? outcome.reason}`);
+          return;
+        }
+        say(`VNF instance ${id} synced with its VIM`);
+        printTable(
+          (outcome.instantiatedVnfInfo?.vnfcResourceInfo ?? []).map((v) => ({
+            vnfc: v.id,
+            vdu: v.vduId,
+            resource: v.computeResource.resourceId,
+          })),
+          ['vnfc', 'vdu', 'resource'],
+        );
+      });
+    });
+}
+
 export function register(vnf: Command): void {
   registerResources(vnf);
+  registerSync(vnf);
   for (const spec of OPERATIONS) registerOperation(vnf, spec);
 }

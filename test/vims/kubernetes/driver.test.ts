@@ -297,6 +297,52 @@ describe('Kubernetes driver on the test API server', () => {
     await f.driver.terminate(next(run, run.info), { terminationType: 'FORCEFUL' });
   });
 
+  test('drift: a pod deleted or a replica added behind Bosun is read back by sync; no drift, no change', async () => {
+    const run = await instantiated();
+    assert.ok(f.driver.sync);
+    assert.equal(await f.driver.sync(f.vim, run.instanceId, run.info), undefined, 'nothing drifted');
+    const [gone, stays] = run.info.vnfcResourceInfo ?? [];
+    const deleted = await f.kubectl(['delete', 'pod', gone.computeResource.resourceId, '--wait=true']);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    const waitFor = async (count: number) => {
+      for (let i = 0; i < 200; i++) {
+        const pods = [...(await f.pods(run.instanceId)).values()];
+        if (pods.length === count && pods.every((p) => p.phase === 'Running')) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.fail(`the cluster never ran ${count} pods`);
+    };
+    await waitFor(2);
+    const synced = await f.driver.sync(f.vim, run.instanceId, run.info);
+    assert.ok(synced);
+    assert.deepEqual(
+      synced.vnfcResourceInfo?.map((v) => v.id).sort(),
+      [gone.id, stays.id].sort(),
+      'the VNFC outlives its pod',
+    );
+    assert.notEqual(
+      synced.vnfcResourceInfo?.find((v) => v.id === gone.id)?.computeResource.resourceId,
+      gone.computeResource.resourceId,
+    );
+    assert.deepEqual(
+      synced.vnfcResourceInfo?.find((v) => v.id === stays.id)?.computeResource,
+      stays.computeResource,
+    );
+    await assertCluster(run.instanceId, synced);
+
+    const scaled = await f.kubectl(['scale', 'deployment', 'vdu1-heal-simple', '--replicas=3']);
+    assert.equal(scaled.code, 0, scaled.stderr);
+    await waitFor(3);
+    const grown = await f.driver.sync(f.vim, run.instanceId, synced);
+    assert.equal(grown?.vnfcResourceInfo?.length, 3);
+    assert.ok(
+      !synced.vnfcResourceInfo?.some((v) => v.id === grown?.vnfcResourceInfo?.[0].id),
+      'a new VNFC, newest first',
+    );
+    await assertCluster(run.instanceId, grown);
+    await f.driver.terminate(next(run, grown as InstantiatedVnfInfo), { terminationType: 'FORCEFUL' });
+  });
+
   test('terminate deletes only what Bosun applied', async () => {
     const run = await instantiated();
     const name = `not-bosuns-${run.instanceId.slice(0, 8)}`;

@@ -12,6 +12,7 @@ import { instantiate } from './operations/instantiate.ts';
 import { ROLLBACKS, rollback } from './operations/rollback.ts';
 import { scale } from './operations/scale.ts';
 import { terminate } from './operations/terminate.ts';
+import { sync } from './sync.ts';
 import { zones } from './zones.ts';
 
 const unsupported = (operation: string) => async (): Promise<never> => {
@@ -34,6 +35,7 @@ export function createKubernetesDriver(deps: KubernetesDeps): InfraDriver {
     rollbackable: Object.keys(ROLLBACKS) as RollbackableOperation[],
     rollback: (ctx, operation) => rollback(deps, ctx, operation),
     health: (vim, instanceId, info) => health(deps, vim, instanceId, info),
+    sync: (vim, instanceId, info) => sync(deps, vim, instanceId, info),
     zones: (vim) => zones(deps, vim),
   };
 }

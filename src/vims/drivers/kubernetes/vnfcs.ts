@@ -99,7 +99,7 @@ export function assignPods(
 }
 
 /** The zone label of each node; none when the VIM user may not list nodes (a namespace's tenant). */
-async function nodeZones(client: KubeClient, signal: AbortSignal): Promise<Map<string, string>> {
+export async function nodeZones(client: KubeClient, signal: AbortSignal): Promise<Map<string, string>> {
   try {
     const nodes = await client.nodes(signal);
     return new Map(
