@@ -4,6 +4,7 @@
  * "resources tagged with the instance" and the check that the cloud matches instantiatedVnfInfo.
  */
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { InstantiatedVnfInfo } from '../../../src/sol/instance-model.ts';
 import type { Database } from '../../../src/store/db/database.ts';
 import type { OpenStackClient } from '../../../src/vims/drivers/openstack/client/client.ts';
@@ -51,7 +52,8 @@ export async function removeStacks(client: OpenStackClient, instanceIds: string[
 
 /**
  * The cloud holds exactly what instantiatedVnfInfo says (or nothing, without one): the one stack,
- * its servers (on the hosts and zones reported, booting the images reported), ports and networks,
+ * its servers (on the hosts and zones reported, booting the images reported, powered as the
+ * VNFCs' state says), ports and networks,
  * and the images recorded for the instance.
  */
 export async function assertCloudMatches(
@@ -66,7 +68,14 @@ export async function assertCloudMatches(
       .filter((r) => r.type === type)
       .map((r) => r.id)
       .sort();
-  const tagged = await client.heat.listStacks({ tags: [instanceTag(instanceId)] });
+  const want = info ? [info.metadata?.stackId] : [];
+  let tagged = await client.heat.listStacks({ tags: [instanceTag(instanceId)] });
+  // Heat's list by tag was once seen to miss a stack just created while another stack of the
+  // project was being deleted: it is asked again before the check fails.
+  for (let i = 0; i < 10 && JSON.stringify(tagged.map((s) => s.id)) !== JSON.stringify(want); i++) {
+    await sleep(500);
+    tagged = await client.heat.listStacks({ tags: [instanceTag(instanceId)] });
+  }
   if (!info) {
     assert.deepEqual(held, [], 'nothing is left in the cloud');
     assert.deepEqual(tagged, [], 'no stack is tagged with the instance');
@@ -74,7 +83,7 @@ export async function assertCloudMatches(
   }
   assert.deepEqual(
     tagged.map((s) => s.id),
-    [info.metadata?.stackId],
+    want,
     'one stack, the one reported',
   );
   const vnfcs = info.vnfcResourceInfo ?? [];
@@ -100,6 +109,8 @@ export async function assertCloudMatches(
   for (const v of vnfcs) {
     const server = await client.nova.server(v.computeResource.resourceId);
     assert.equal(server?.['OS-EXT-SRV-ATTR:host'], v.metadata?.host, `server ${server?.id} host`);
+    const power: string | undefined = info.vnfcInfo?.find((c) => c.vnfcResourceInfoId === v.id)?.vnfcState;
+    assert.equal(server?.status, power === 'STOPPED' ? 'SHUTOFF' : 'ACTIVE', `power of VNFC ${v.id}`);
     assert.equal(server?.['OS-EXT-AZ:availability_zone'], v.zoneId, `server ${server?.id} zone`);
     assert.equal(typeof server?.image === 'object' ? server.image.id : undefined, v.metadata?.image, 'image');
     for (const cp of v.vnfcCpInfo ?? []) {

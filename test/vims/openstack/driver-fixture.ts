@@ -2,7 +2,7 @@
  * The OpenStack driver on mini-openstack for the operation tests: a driver over a throw-away
  * database, plans and grants from a storage-free Tacker sample (mini-openstack has no Cinder)
  * booting fake-image on m1.tiny with external CPs on shared-net, and a check that the cloud
- * holds exactly what instantiatedVnfInfo says (cloud-view.ts, and each server's power state).
+ * holds exactly what instantiatedVnfInfo says (cloud-view.ts).
  * Instances a test makes are terminated when it ends.
  */
 import assert from 'node:assert/strict';
@@ -121,11 +121,6 @@ export async function openStackFixture(
   async function matches(instanceId: string, info: InstantiatedVnfInfo, model = vnfd): Promise<void> {
     assertConsistent(info, flavourOf(model, info.flavourId));
     await assertCloudMatches(client, db, instanceId, info);
-    for (const v of info.vnfcResourceInfo ?? []) {
-      const server = await client.nova.server(v.computeResource.resourceId);
-      const state = info.vnfcInfo?.find((c) => c.vnfcResourceInfoId === v.id)?.vnfcState;
-      assert.equal(server?.status, state === 'STOPPED' ? 'SHUTOFF' : 'ACTIVE', `power of VNFC ${v.id}`);
-    }
   }
 
   return {

@@ -2,7 +2,8 @@
  * The OpenStack driver on mini-openstack beyond the contract suite: the package's image goes to
  * Glance once and is shared by instances, and leaves with the last of them; after instantiate
  * and terminate the cloud holds exactly what instantiatedVnfInfo says; a failed instantiate
- * (no host anywhere) names the VDU and zone, and its rollback leaves nothing; a VNFD with storage
+ * (no host anywhere) names the VDU and zone, and its rollback leaves nothing; the rollback of a
+ * package change removes the image it uploaded; a VNFD with storage
  * is refused on a cloud without Cinder; health follows Nova's server status.
  */
 import assert from 'node:assert/strict';
@@ -126,6 +127,38 @@ describe('OpenStack driver on mini-openstack', () => {
       );
       await assertCloudMatches(client, db, b.instanceId, undefined);
       assert.equal(await client.glance.image(image.id), undefined, 'gone with its last instance');
+    },
+  );
+
+  test(
+    "a rollback of a package change removes the image it uploaded; the instance's own stays",
+    TIMEOUT,
+    async () => {
+      const [fake] = await client.glance.images({ name: 'fake-image' });
+      const run = newInstance();
+      const ctx = { ...run.ctx, grant: { ...run.ctx.grant, softwareImages: { VDU1: fake.id } } };
+      const info = (await driver.instantiate(ctx, run.plan)).instantiatedVnfInfo as InstantiatedVnfInfo;
+      assert.equal(info.vnfcResourceInfo?.[0].metadata?.image, fake.id);
+      // The change names no image: the package's is uploaded for it.
+      const change = { ...run.ctx, opOccId: randomUUID(), current: info };
+      const changed = await driver.changeVnfpkg(change, {
+        vnfdId: vnfd.vnf.descriptorId,
+        vnfd,
+        vnfcs: (info.vnfcResourceInfo ?? []).map((v) => v.id),
+      });
+      const [uploaded] = await imagesWithOurChecksum();
+      assert.ok(uploaded, 'the package image is in Glance');
+      assert.equal(changed.instantiatedVnfInfo?.vnfcResourceInfo?.[0].metadata?.image, uploaded.id);
+      await assertCloudMatches(client, db, run.instanceId, changed.instantiatedVnfInfo);
+      const back = await driver.rollback(change, 'CHANGE_VNFPKG');
+      assert.deepEqual(back.instantiatedVnfInfo, info);
+      await assertCloudMatches(client, db, run.instanceId, info);
+      assert.equal(await client.glance.image(uploaded.id), undefined, 'the uploaded image is gone');
+      assert.equal((await client.glance.image(fake.id))?.status, 'active');
+      await driver.terminate(
+        { ...ctx, opOccId: randomUUID(), current: info },
+        { terminationType: 'FORCEFUL' },
+      );
     },
   );
 
