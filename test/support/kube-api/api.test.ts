@@ -511,6 +511,38 @@ test('an image that cannot be pulled leaves the pod waiting in ErrImagePull, the
   assert.ok(events.some((e: Obj) => e.message === 'Error: ImagePullBackOff'));
 });
 
+test('a container that keeps exiting leaves its pod Running but not ready, in CrashLoopBackOff with growing restarts', async () => {
+  const ns = await namespace();
+  api.cluster.failures.crashLoop('crasher:1');
+  await post(`/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'crash' },
+    spec: { containers: [{ name: 'c', image: 'crasher:1' }] },
+  });
+  const path = `/api/v1/namespaces/${ns}/pods/crash`;
+  const first = await eventually(
+    () => get(path),
+    (r) => r.body.status?.phase === 'Running',
+    'running',
+  );
+  const c = first.body.status.containerStatuses[0];
+  assert.equal(c.state.waiting.reason, 'CrashLoopBackOff');
+  assert.equal(c.lastState.terminated.reason, 'Error');
+  assert.equal(c.lastState.terminated.exitCode, 1);
+  assert.equal(ready(first.body), false);
+  await eventually(
+    () => get(path),
+    (r) => r.body.status.containerStatuses[0].restartCount >= 2,
+    'a second restart',
+  );
+  const events = (await get(`/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DBackOff`)).body.items;
+  assert.equal(events.length, 1);
+  assert.ok(events[0].count >= 2);
+  assert.equal(
+    events[0].message,
+    `Back-off restarting failed container c in pod crash_${ns}(${first.body.metadata.uid})`,
+  );
+});
+
 test('an exceeded quota refuses a pod with 403 as the quota admission does, and its ReplicaSet reports FailedCreate', async () => {
   const ns = await namespace();
   api.cluster.failures.quota({ name: 'pods-max', namespace: ns, resource: 'pods', hard: 1 });

@@ -1,7 +1,7 @@
 /**
  * Failure injection, the side door tests use to make the cluster fail as real ones do: an image
  * that cannot be pulled (pods stay Waiting with ErrImagePull, then ImagePullBackOff, with Warning
- * events), a quota that admission enforces (403 Forbidden on create, as the ResourceQuota
+ * events), an image whose container keeps exiting (CrashLoopBackOff), a quota that admission enforces (403 Forbidden on create, as the ResourceQuota
  * admission answers), and pods no node has room for (Pending with a FailedScheduling event).
  */
 import { type Kind, qualifiedResource } from './kinds.ts';
@@ -20,12 +20,22 @@ export interface Quota {
 
 export class Failures {
   private pullErrors = new Set<string>();
+  private crashing = new Set<string>();
   private quotas: Quota[] = [];
   private unschedulable: { namespace?: string; selector: string }[] = [];
 
   /** Pulling `image` (as written in the pod spec) fails. */
   imagePullError(image: string): void {
     this.pullErrors.add(image);
+  }
+
+  /** Containers running `image` exit with an error at once: the pod is Running but not ready, in CrashLoopBackOff. */
+  crashLoop(image: string): void {
+    this.crashing.add(image);
+  }
+
+  crashes(image: string): boolean {
+    return this.crashing.has(image);
   }
 
   /** Pods matching `selector` (a label selector; '' = every pod) in `namespace` (any if absent) fit on no node. */
@@ -39,6 +49,7 @@ export class Failures {
 
   clear(): void {
     this.pullErrors.clear();
+    this.crashing.clear();
     this.quotas = [];
     this.unschedulable = [];
   }

@@ -333,7 +333,7 @@ test('rollout undo goes back to the previous ReplicaSet, which becomes the newes
   );
 });
 
-test('rollout status of a StatefulSet and a DaemonSet, and of a Deployment whose image cannot be pulled', async () => {
+test('rollout status of a StatefulSet and a DaemonSet, and of a Deployment whose image cannot be pulled; a crashing container as get shows it', async () => {
   const ns = await namespace();
   const sets = `
 apiVersion: apps/v1
@@ -385,6 +385,18 @@ spec:
     await ok(['-n', ns, 'get', 'pods', '-l', 'app=web']),
     /\nweb-\S+\s+0\/1\s+(ErrImagePull|ImagePullBackOff)\s+0\s/,
   );
+
+  api.cluster.failures.crashLoop('crasher:1');
+  await ok(
+    ['-n', ns, 'apply', '--server-side', '-f', '-'],
+    manifest(1, 'crasher:1').replaceAll('web', 'crash'),
+  );
+  const crashing = await eventually(
+    () => ok(['-n', ns, 'get', 'pods', '-l', 'app=crash']),
+    (out) => /CrashLoopBackOff/.test(out),
+    'CrashLoopBackOff',
+  );
+  assert.match(crashing, /\ncrash-\S+\s+0\/1\s+CrashLoopBackOff\s+\d+ \(\d+s ago\)\s+\d+s\n/);
 });
 
 test('a kubeconfig with the client certificate works as the token does', async () => {

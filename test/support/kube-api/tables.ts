@@ -54,6 +54,17 @@ function nodeStatus(o: Obj): string {
   return `${ready ? 'Ready' : 'NotReady'}${o.spec?.unschedulable ? ',SchedulingDisabled' : ''}`;
 }
 
+/** RESTARTS: the count, and how long ago the last one ended when one did ("3 (12s ago)"). */
+function restarts(o: Obj): string {
+  const statuses: Obj[] = o.status?.containerStatuses ?? [];
+  const n = statuses.reduce((sum, c) => sum + (c.restartCount ?? 0), 0);
+  const last = Math.max(
+    0,
+    ...statuses.map((c) => Date.parse(c.lastState?.terminated?.finishedAt ?? '') || 0),
+  );
+  return last ? `${n} (${humanDuration(Date.now() - last)} ago)` : String(n);
+}
+
 const ports = (o: Obj) =>
   (o.spec?.ports ?? [])
     .map((p: Obj) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol}`)
@@ -69,14 +80,7 @@ const COLUMNS: Record<string, Column[]> = {
         `${(o.status?.containerStatuses ?? []).filter((c: Obj) => c.ready).length}/${o.spec?.containers?.length ?? 0}`,
     ],
     ['Status', 'string', podStatus],
-    [
-      'Restarts',
-      'string',
-      (o) =>
-        String(
-          (o.status?.containerStatuses ?? []).reduce((n: number, c: Obj) => n + (c.restartCount ?? 0), 0),
-        ),
-    ],
+    ['Restarts', 'string', restarts],
     AGE,
     ['IP', 'string', (o) => o.status?.podIP ?? '<none>', 1],
     ['Node', 'string', (o) => o.spec?.nodeName ?? '<none>', 1],

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { nodeIp } from '../nodes.ts';
 import { now, type Obj } from '../store.ts';
 import { type Controller, type Ctx, isActive, NODE, POD, setStatus } from './context.ts';
+import { backOffEvent, crashedStatus } from './crashloop.ts';
 
 const condition = (type: string, status = 'True', extra: Obj = {}) => ({
   type,
@@ -25,6 +26,7 @@ export class PodLifecycle implements Controller {
   private scheduledAt = new Map<string, number>();
   private stoppingSince = new Map<string, number>();
   private failedAt = new Map<string, number>();
+  private restartedAt = new Map<string, number>();
   private ips = 2;
 
   sync(ctx: Ctx): void {
@@ -43,6 +45,7 @@ export class PodLifecycle implements Controller {
       }
       if (pod.status?.phase === 'Running') {
         this.restartChanged(ctx, pod);
+        this.crashLoop(ctx, pod, t);
         continue;
       }
       if (pod.status?.phase !== 'Pending') continue;
@@ -186,33 +189,45 @@ export class PodLifecycle implements Controller {
     this.ips++;
     const ip = `10.244.${Math.floor(this.ips / 250)}.${this.ips % 250}`;
     const started = now();
+    const crashing = (pod.spec.containers as Obj[]).filter((c) => cluster.failures.crashes(c.image));
+    const unready = crashing.length
+      ? {
+          reason: 'ContainersNotReady',
+          message: `containers with unready status: [${crashing.map((c) => c.name).join(' ')}]`,
+        }
+      : {};
     setStatus(ctx, POD, pod, {
       phase: 'Running',
       conditions: [
-        'PodReadyToStartContainers',
-        'Initialized',
-        'Ready',
-        'ContainersReady',
-        'PodScheduled',
-      ].map((c) => condition(c)),
+        condition('PodReadyToStartContainers'),
+        condition('Initialized'),
+        condition('Ready', crashing.length ? 'False' : 'True', unready),
+        condition('ContainersReady', crashing.length ? 'False' : 'True', unready),
+        condition('PodScheduled'),
+      ],
       hostIP: nodeIp(cluster.find(NODE, undefined, pod.spec.nodeName)),
       hostIPs: [{ ip: nodeIp(cluster.find(NODE, undefined, pod.spec.nodeName)) }],
       podIP: ip,
       podIPs: [{ ip }],
       startTime: pod.status?.startTime ?? started,
       qosClass: pod.status?.qosClass ?? 'BestEffort',
-      containerStatuses: (pod.spec.containers as Obj[]).map((c) => ({
-        name: c.name,
-        image: c.image,
-        imageID: `docker.io/library/${c.image}@sha256:${randomBytes(32).toString('hex')}`,
-        containerID: `containerd://${randomBytes(32).toString('hex')}`,
-        ready: true,
-        restartCount: 0,
-        started: true,
-        lastState: {},
-        state: { running: { startedAt: started } },
-      })),
+      containerStatuses: (pod.spec.containers as Obj[]).map((c) =>
+        crashing.includes(c)
+          ? crashedStatus(pod, c, 1, started)
+          : {
+              name: c.name,
+              image: c.image,
+              imageID: `docker.io/library/${c.image}@sha256:${randomBytes(32).toString('hex')}`,
+              containerID: `containerd://${randomBytes(32).toString('hex')}`,
+              ready: true,
+              restartCount: 0,
+              started: true,
+              lastState: {},
+              state: { running: { startedAt: started } },
+            },
+      ),
     });
+    if (crashing.length) this.restartedAt.set(pod.metadata.uid, Date.now());
     for (const c of pod.spec.containers as Obj[]) {
       cluster.event(
         pod,
@@ -223,7 +238,33 @@ export class PodLifecycle implements Controller {
       );
       cluster.event(pod, 'Normal', 'Created', `Created container: ${c.name}`, 'kubelet');
       cluster.event(pod, 'Normal', 'Started', `Started container ${c.name}`, 'kubelet');
+      if (crashing.includes(c)) backOffEvent(cluster, pod, c);
     }
+  }
+
+  /** A crashing container is restarted after a back-off that doubles, and fails again. */
+  private crashLoop(ctx: Ctx, pod: Obj, t: number): void {
+    const statuses: Obj[] = pod.status?.containerStatuses ?? [];
+    const crashed = statuses.filter((s) => s.state?.waiting?.reason === 'CrashLoopBackOff');
+    if (!crashed.length) return;
+    const restarts = Math.max(...crashed.map((s) => s.restartCount ?? 0));
+    const since = this.restartedAt.get(pod.metadata.uid) ?? t;
+    const due = since + ctx.timing.imagePullBackOffMs * 2 ** Math.min(restarts, 6);
+    if (t < due) {
+      ctx.later(due - t);
+      return;
+    }
+    this.restartedAt.set(pod.metadata.uid, t);
+    const started = now();
+    setStatus(ctx, POD, pod, {
+      ...pod.status,
+      containerStatuses: statuses.map((s) => {
+        if (!crashed.includes(s)) return s;
+        const c = (pod.spec.containers as Obj[]).find((x) => x.name === s.name)!;
+        backOffEvent(ctx.cluster, pod, c);
+        return crashedStatus(pod, c, (s.restartCount ?? 0) + 1, started);
+      }),
+    });
   }
 
   /**
@@ -356,5 +397,6 @@ export class PodLifecycle implements Controller {
     ctx.cluster.store.remove(POD, pod.metadata.namespace, pod.metadata.name);
     this.stoppingSince.delete(uid);
     this.failedAt.delete(uid);
+    this.restartedAt.delete(uid);
   }
 }
