@@ -32,10 +32,10 @@ export async function storeOfInstance(db: Database, id: string, project?: string
 export async function syncInstance(deps: SyncDeps, store: LcmStore, id: string): Promise<SyncOutcome> {
   const instance = await store.findInstance(deps.db.kysely, id);
   const info = instance?.instantiatedVnfInfo;
-  if (!instance || instance.instantiationState !== 'INSTANTIATED' || !info) {
+  if (instance?.instantiationState !== 'INSTANTIATED' || !info) {
     return { synced: false, reason: 'NOT_INSTANTIATED' };
   }
-  if (instance.busyOpOccId) return { synced: false, reason: 'BUSY' };
+  if (!instance || instance.busyOpOccId) return { synced: false, reason: 'BUSY' };
   const { connection } = await deps.vims.resolve(instance.projectId, instance.vimConnectionInfo);
   const driver = deps.vims.driver(connection.vimType);
   if (!driver.sync) return { synced: false, reason: 'NOT_SUPPORTED' };

@@ -115,11 +115,15 @@ describe('bosun vim register --kubeconfig', () => {
     };
     const cases: [string, RegExp][] = [
       [
-        variant('insecure', (c) => void (c.clusters[0].cluster['insecure-skip-tls-verify'] = true)),
+        variant('insecure', (c) => {
+          c.clusters[0].cluster['insecure-skip-tls-verify'] = true;
+        }),
         /insecure-skip-tls-verify: Bosun always verifies/,
       ],
       [
-        variant('exec', (c) => void (c.users[0].user = { exec: { command: 'aws' } })),
+        variant('exec', (c) => {
+          c.users[0].user = { exec: { command: 'aws' } };
+        }),
         /authenticates through a plugin \(exec or auth-provider\)/,
       ],
       [
