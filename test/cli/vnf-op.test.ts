@@ -346,7 +346,18 @@ describe('bosun vnf and bosun op against a server', () => {
     const failed = await bosun(['vnf', 'instantiate', inst.id, '--flavour', 'simple', '--wait']);
     assert.equal(failed.code, 1, failed.stdout);
     const opId = opOccIn(failed.stdout);
-    const out = lines(failed.stdout);
+    const all = lines(failed.stdout);
+    // The timeline as it happened, then the outcome.
+    const end = all.findIndex((l) => l.startsWith(`INSTANTIATE ${opId}: `));
+    const live = all.slice(0, end).map((l) => l.replace(/^ *\+\d+\.\d s {2}/, ''));
+    assert.equal(live[0], 'STARTING');
+    assert.equal(live[1], 'grant …');
+    assert.match(live[2] ?? '', /^grant done \(\d+\.\d s\)$/);
+    assert.equal(live[3], 'PROCESSING');
+    assert.ok(live.at(-2)?.startsWith('infra failed ('), live.join('\n'));
+    assert.ok(live.at(-2)?.endsWith(`): ${NOVA}`), live.join('\n'));
+    assert.equal(live.at(-1), 'FAILED_TEMP');
+    const out = all.slice(end);
     assert.match(out[0], new RegExp(`^INSTANTIATE ${opId}: FAILED_TEMP after \\d+\\.\\d s$`));
     assert.equal(out[1], `error: ${NOVA}`);
     assert.match(out[2], /^ {7}status 500 .*step infra, infraErrorCode VIM_OPERATION_FAILED/);
@@ -365,6 +376,11 @@ describe('bosun vnf and bosun op against a server', () => {
 
     const retried = await ok(['op', 'retry', opId, '--wait']);
     assert.match(retried.stdout, new RegExp(`^INSTANTIATE ${opId}: COMPLETED after`, 'm'));
+    // Only what the retry did is printed: from PROCESSING on, resuming at the infra step.
+    const resumed = lines(retried.stdout).map((l) => l.replace(/^ *\+\d+\.\d s {2}/, ''));
+    assert.equal(resumed[0], 'PROCESSING');
+    assert.equal(resumed[1], 'infra …');
+    assert.ok(!resumed.includes('STARTING'), resumed.join('\n'));
     const now = await getInstance(server.url, inst.id);
     assert.equal(now.instantiationState, 'INSTANTIATED');
     assert.deepEqual(vdus(now), ['VDU1', 'VDU2']);
@@ -450,7 +466,8 @@ describe('bosun vnf and bosun op against a server', () => {
     assert.match(cancelled.stdout, new RegExp(`^SCALE ${hung}: FAILED_TEMP after`, 'm'));
     const followed = await follower;
     assert.equal(followed.code, 1);
-    assert.match(followed.stderr, new RegExp(`^SCALE ${hung}: PROCESSING \\(\\d+\\.\\d s\\)$`, 'm'));
+    assert.match(followed.stdout, /^ +\+\d+\.\d s {2}PROCESSING$/m);
+    assert.match(followed.stdout, /^ +\+\d+\.\d s {2}infra failed \(\d+\.\d s\): .*cancel/im);
     assert.match(
       followed.stderr,
       new RegExp(`^bosun: error: SCALE ${hung} ended FAILED_TEMP: .*cancel`, 'mi'),

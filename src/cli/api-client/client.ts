@@ -18,6 +18,8 @@ export interface RequestOptions {
   allowError?: boolean;
   /** `manual`: a redirect is returned (with allowError), not followed. */
   redirect?: 'follow' | 'manual';
+  /** Aborts the request (and the reading of its body). */
+  signal?: AbortSignal;
 }
 
 export class ApiClient {
@@ -56,7 +58,12 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     const token = await this.#bearer(conn);
     if (token) headers.authorization = `Bearer ${token}`;
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, redirect: options.redirect };
+    const init: RequestInit & { duplex?: 'half' } = {
+      method,
+      headers,
+      redirect: options.redirect,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
     if (options.json !== undefined) {
       headers['content-type'] = options.contentType ?? 'application/json';
       init.body = JSON.stringify(options.json);

@@ -1,15 +1,19 @@
 /**
  * What `bosun vnf …` and `bosun op …` share: the LCM options (--api-version, --json, --wait…),
- * request bodies from flags and --request-file, and following an op occ to its end with its
- * progress on stderr — a spinner line on a terminal, one plain line per state otherwise — then
- * the final state on stdout, and the error (and what can be done next) when it did not succeed.
+ * request bodies from flags and --request-file, and following an op occ to its end: its timeline
+ * live from the server's event stream (each state, step, management-driver phase and output line
+ * as it happens; on stderr with --json), or, from a server without one, its state changes by
+ * polling on stderr; a spinner line on a terminal; then the final state on stdout, and the error
+ * (and what can be done next) when it did not succeed.
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ApiClient } from '../api-client/client.ts';
 import { type ConnectionOptions, withConnectionOptions } from '../api-client/connection.ts';
+import { followTimeline, NoEventStream, type OpEvent } from '../api-client/timeline.ts';
 import { FINAL_STATES, followOpOcc, LcmApi, type LcmMajor, type OpOcc } from '../api-client/vnf-instances.ts';
 import { CliError, emit, printJson } from '../output.ts';
+import { timelineLine } from './timeline-lines.ts';
 
 export interface LcmOptions extends ConnectionOptions {
   json?: boolean;
@@ -241,6 +245,54 @@ export interface FinishOptions {
   success?: readonly string[];
   /** What was accepted, for the line printed without --wait. */
   what: string;
+  /** Timeline events up to this number happened before the command (a retry's earlier attempts): not printed. */
+  after?: number;
+}
+
+/**
+ * Follows the op occ's timeline live, printing each event (stdout; stderr with --json, whose
+ * stdout is the final op occ), the spinner turning on a terminal. False when the server has no
+ * event stream: the caller polls.
+ */
+async function followLive(
+  lcm: LcmApi,
+  opOccId: string,
+  opts: WaitOptions,
+  progress: OpOccProgress,
+  after: number,
+  deadline: AbortSignal,
+): Promise<boolean> {
+  const out = opts.json ? process.stderr : process.stdout;
+  let start: number | undefined;
+  let current: OpOcc = { id: opOccId, operation: '', operationState: 'STARTING', vnfInstanceId: '' };
+  const spinner = setInterval(() => progress.tick(), 100);
+  const print = (event: OpEvent) => {
+    if (event.kind === 'state') {
+      current = { ...current, operationState: event.state };
+      progress.update(current, false);
+    }
+    // The error is printed in full with the final state.
+    if (opts.quiet || event.kind === 'error') return;
+    start ??= Date.parse(event.at);
+    progress.done();
+    out.write(`${timelineLine(event, start)}\n`);
+  };
+  try {
+    current = await lcm.getOpOcc(opOccId);
+    progress.update(current, false);
+    await followTimeline(lcm.api, opOccId, { after, onEvent: print, signal: deadline });
+    return true;
+  } catch (err) {
+    if (err instanceof NoEventStream) return false;
+    if (deadline.aborted)
+      throw new CliError(
+        `op occ ${opOccId} (${current.operation}) still ${current.operationState} after ${opts.waitTimeout} s`,
+      );
+    throw err;
+  } finally {
+    clearInterval(spinner);
+    progress.done();
+  }
 }
 
 /**
@@ -259,15 +311,20 @@ export async function finish(lcm: LcmApi, opOccId: string, opts: WaitOptions, fi
   }
   const timeout = waitSeconds(opts.waitTimeout);
   const progress = new OpOccProgress({ quiet: opts.quiet });
+  const deadline = AbortSignal.timeout(timeout * 1000);
   let final: OpOcc;
-  try {
-    final = await followOpOcc(lcm, opOccId, {
-      timeoutSeconds: timeout,
-      onUpdate: (o, changed) => progress.update(o, changed),
-      onTick: () => progress.tick(),
-    });
-  } finally {
-    progress.done();
+  if (await followLive(lcm, opOccId, opts, progress, finishing.after ?? 0, deadline)) {
+    final = await lcm.getOpOcc(opOccId);
+  } else {
+    try {
+      final = await followOpOcc(lcm, opOccId, {
+        timeoutSeconds: timeout,
+        onUpdate: (o, changed) => progress.update(o, changed),
+        onTick: () => progress.tick(),
+      });
+    } finally {
+      progress.done();
+    }
   }
   const ok = (finishing.success ?? ['COMPLETED']).includes(final.operationState);
   emit(opts.json, final, () => {

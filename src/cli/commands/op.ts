@@ -4,6 +4,7 @@
  * follow the op occ to its end, as the operations of `bosun vnf` do.
  */
 import type { Command } from 'commander';
+import { fetchTimeline, lastEventSeq } from '../api-client/timeline.ts';
 import type { OpOcc } from '../api-client/vnf-instances.ts';
 import { CliError, emit, emitRecords, printTable, withIdOnly } from '../output.ts';
 import {
@@ -17,6 +18,7 @@ import {
   type WaitOptions,
   withWait,
 } from './lcm-common.ts';
+import { timelineLine } from './timeline-lines.ts';
 import { type ListOptions, listQuery, withListOptions } from './vnf.ts';
 
 const row = (o: OpOcc) => ({
@@ -83,19 +85,30 @@ export function register(op: Command): void {
       });
     });
 
-  lcmCommand(op, 'show <id>', 'show an op occ: its state, resource changes, error and next steps').action(
-    async (id: string, opts: LcmOptions) => {
+  lcmCommand(op, 'show <id>', 'show an op occ: its state, resource changes, error and next steps')
+    .option(
+      '--timeline',
+      'also its timeline: states, steps, driver phases and output, zones tried (--json: the events)',
+    )
+    .action(async (id: string, opts: LcmOptions & { timeline?: boolean }) => {
       const lcm = lcmOf(opts);
       const o = await lcm.getOpOcc(id);
-      emit(opts.json, o, () => printOpOcc(o, nextSteps(lcm, o)));
-    },
-  );
+      const timeline = opts.timeline ? (await fetchTimeline(lcm.api, id)).events : undefined;
+      emit(opts.json, timeline ? { ...o, timeline } : o, () => {
+        printOpOcc(o, nextSteps(lcm, o));
+        if (!timeline) return;
+        say('timeline:');
+        const start = timeline[0] ? Date.parse(timeline[0].at) : 0;
+        for (const event of timeline) say(timelineLine(event, start));
+      });
+    });
 
   withWait(lcmCommand(op, 'retry <id>', 'retry a FAILED_TEMP op occ from its failed step')).action(
     async (id: string, opts: WaitOptions) => {
       const lcm = lcmOf(opts);
+      const after = opts.wait ? await lastEventSeq(lcm.api, id) : 0;
       await lcm.opOccTask(id, 'retry');
-      await finish(lcm, id, opts, { what: `retry of ${id}` });
+      await finish(lcm, id, opts, { what: `retry of ${id}`, after });
     },
   );
 
@@ -103,8 +116,9 @@ export function register(op: Command): void {
     lcmCommand(op, 'rollback <id>', 'roll back a FAILED_TEMP op occ: undo exactly what it did'),
   ).action(async (id: string, opts: WaitOptions) => {
     const lcm = lcmOf(opts);
+    const after = opts.wait ? await lastEventSeq(lcm.api, id) : 0;
     await lcm.opOccTask(id, 'rollback');
-    await finish(lcm, id, opts, { what: `rollback of ${id}`, success: ['ROLLED_BACK'] });
+    await finish(lcm, id, opts, { what: `rollback of ${id}`, success: ['ROLLED_BACK'], after });
   });
 
   lcmCommand(op, 'fail <id>', 'mark a FAILED_TEMP op occ FAILED (final; the instance is released)').action(
@@ -122,11 +136,13 @@ export function register(op: Command): void {
     .action(async (id: string, opts: WaitOptions & { graceful?: boolean; forceful?: boolean }) => {
       if (opts.graceful && opts.forceful) throw new CliError('give --graceful or --forceful, not both');
       const lcm = lcmOf(opts);
+      const after = opts.wait ? await lastEventSeq(lcm.api, id) : 0;
       await lcm.opOccTask(id, 'cancel', { cancelMode: opts.forceful ? 'FORCEFUL' : 'GRACEFUL' });
       // A cancelled operation ends FAILED_TEMP (or ROLLED_BACK while STARTING): that is success here.
       await finish(lcm, id, opts, {
         what: `cancel of ${id}`,
         success: ['FAILED_TEMP', 'ROLLED_BACK', 'COMPLETED', 'FAILED'],
+        after,
       });
     });
 }
