@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { createOpensslCa } from '../openssl-ca.ts';
 import { eventually } from './eventually.ts';
 import { type KubeApi, startKubeApi } from './index.ts';
 import { kubeRequest, kubeWatch } from './raw.ts';
@@ -75,6 +76,21 @@ test('only a client with the bearer token or a certificate from the cluster CA i
     code: 401,
   });
   assert.equal((await kubeRequest(api, 'GET', '/api/v1/namespaces', { auth: 'cert' })).status, 200);
+  const rogue = createOpensslCa('bosun-kube-rogue-', 'ec');
+  try {
+    rogue.ca('rogue', { days: 1, keyUsage: 'critical,keyCertSign,cRLSign' });
+    const cert = rogue.issue('intruder', {
+      ca: 'rogue',
+      days: 1,
+      extensions: 'extendedKeyUsage=clientAuth\n',
+    });
+    const foreign = await kubeRequest(api, 'GET', '/api/v1/namespaces', { auth: 'cert', cert });
+    assert.equal(foreign.status, 401);
+  } finally {
+    rogue.cleanup();
+  }
+  const wrongToken = await kubeRequest(api, 'GET', '/api/v1/namespaces', { token: `${api.token}x` });
+  assert.equal(wrongToken.status, 401);
   const list = await kubeRequest(api, 'GET', '/api/v1/namespaces', { auth: 'token' });
   assert.deepEqual(
     list.body.items.map((i: Obj) => i.metadata.name).filter((x: string) => !x.startsWith('api-')),

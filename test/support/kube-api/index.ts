@@ -13,12 +13,16 @@
  * Status objects shaped as the real ones; server-side Table printing for `kubectl get`; and
  * controllers for Deployments (ReplicaSets, RollingUpdate/Recreate), ReplicaSets, StatefulSets,
  * DaemonSets, pods (scheduled, then Running and Ready after a short delay) and garbage collection.
- * Failures are injected through `failures` (image pull errors, quotas, unschedulable pods).
+ * Server-side dry runs (`?dryRun=All`) answer and store nothing. Failures are injected through
+ * `cluster.failures` (image pull errors, crash loops, quotas, unschedulable pods).
  *
  * What it does not: authorization (every authenticated client may do anything), admission
- * webhooks, CRDs, schema validation of unknown fields, dry runs, protobuf, aggregated discovery,
- * pod logs/exec/port-forward, Jobs, Ingresses, RBAC kinds, ControllerRevisions (`rollout undo`),
- * resource requests in scheduling, and persistence (everything is in memory).
+ * webhooks, CRDs, schema validation of unknown fields, protobuf bodies (so kubectl's typed
+ * commands such as `create namespace` get 415; use apply), aggregated discovery, pod
+ * logs/exec/port-forward, Jobs, Ingresses, RBAC kinds, ControllerRevisions (StatefulSet and
+ * DaemonSet `rollout undo`), proportional scaling of a Deployment mid-rollout, paused rollouts'
+ * conditions, readiness probes, resource requests in scheduling, watch bookmarks other than
+ * the initial-events one, and persistence (everything is in memory).
  */
 
 import { randomBytes } from 'node:crypto';

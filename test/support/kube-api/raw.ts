@@ -17,7 +17,16 @@ export function kubeRequest(
   api: KubeApi,
   method: string,
   path: string,
-  options: { body?: unknown; contentType?: string; auth?: Auth; accept?: string } = {},
+  options: {
+    body?: unknown;
+    contentType?: string;
+    auth?: Auth;
+    accept?: string;
+    /** A bearer token other than the cluster's (with auth 'token'). */
+    token?: string;
+    /** A client certificate other than the cluster's (with auth 'cert'). */
+    cert?: { cert: string; key: string };
+  } = {},
 ): Promise<RawResult> {
   const auth = options.auth ?? 'token';
   const text =
@@ -32,9 +41,9 @@ export function kubeRequest(
       {
         method,
         ca: api.caPem,
-        ...(auth === 'cert' ? { cert: api.clientCert.cert, key: api.clientCert.key } : {}),
+        ...(auth === 'cert' ? (options.cert ?? api.clientCert) : {}),
         headers: {
-          ...(auth === 'token' ? { authorization: `Bearer ${api.token}` } : {}),
+          ...(auth === 'token' ? { authorization: `Bearer ${options.token ?? api.token}` } : {}),
           ...(text !== undefined
             ? {
                 'content-type': options.contentType ?? 'application/json',
