@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { idOf } from '../http/vnflcm/lcm-client.ts';
 import { H, INSTANTIATE, onboardOnce, V2 } from '../http/vnflcm/lcm-support.ts';
+import { MAJOR } from '../http/vnflcm/majors.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { http } from '../support/http.ts';
 import {
@@ -155,7 +156,7 @@ for (const dialect of DIALECTS) {
       await ui.close();
     });
 
-    test('a finished operation offers no task; an unknown one shows the API detail', async () => {
+    test('a finished operation offers no task; a v1 one is listed and shown; an unknown one shows the API detail', async () => {
       const list = await http<{ id: string }[]>(
         bosun.url,
         'GET',
@@ -172,6 +173,24 @@ for (const dialect of DIALECTS) {
       }
       ui.assertClean();
       await ui.close();
+
+      // An op occ of Tacker's v1 API: listed with the API chosen, its page read from /vnflcm/v1.
+      const v1 = MAJOR.v1.client;
+      const inst = await v1.createInstance(bosun.url, vnfdId, { vnfInstanceName: 'console-v1' });
+      const v1Op = await v1.runTask(bosun.url, inst.id, 'instantiate', INSTANTIATE);
+      assert.equal(v1Op.operationState, 'COMPLETED');
+      const v1Ui = await openConsole(browser, `${bosun.url}/ui/operations`);
+      await v1Ui.page.getByLabel('API').selectOption('v1');
+      await v1Ui.page.getByRole('link', { name: `INSTANTIATE ${v1Op.id}` }).click();
+      await v1Ui.page
+        .getByRole('list', { name: 'Operation timeline' })
+        .getByText('Operation COMPLETED')
+        .waitFor();
+      await v1Ui.page.locator('dl.facts').getByText('COMPLETED', { exact: true }).waitFor();
+      assert.equal(new URL(v1Ui.page.url()).search, '?api=v1');
+      v1Ui.assertClean();
+      await v1Ui.close();
+
       const missing = '00000000-0000-4000-8000-000000000000';
       const unknown = await openConsole(browser, `${bosun.url}/ui/operations/${missing}`);
       const alert = unknown.page.getByRole('alert').first();

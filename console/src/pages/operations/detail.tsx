@@ -14,19 +14,23 @@ import type { PageProps } from '../routes.ts';
 import { OP_BUTTONS, type OpButton, RUNNING_STATES, taskBlocked } from './actions.ts';
 import { authorizedFetch } from './authorized-fetch.ts';
 import { followEvents } from './event-stream.ts';
-import type { OpOcc } from './list.tsx';
+import type { LcmMajor, OpOcc } from './list.tsx';
 import { OpStateBadge } from './state-badge.tsx';
 import { Timeline } from './timeline.tsx';
 import { mergeEvents, type TimelineEvent } from './timeline-model.ts';
 
-const opPath = (id: string) => `/vnflcm/v2/vnf_lcm_op_occs/${encodeURIComponent(id)}`;
+const opPath = (id: string, major: LcmMajor) => `/vnflcm/${major}/vnf_lcm_op_occs/${encodeURIComponent(id)}`;
+/** The major the list said the op occ is in (see operationPath). */
+const majorHere = (): LcmMajor =>
+  new URLSearchParams(window.location.search).get('api') === 'v1' ? 'v1' : 'v2';
 const eventsPath = (id: string) => `/bosun/v1/vnf_lcm_op_occs/${encodeURIComponent(id)}/events`;
 
 type StreamTrouble = { message: string; final: boolean };
 
 export function OperationDetailPage({ params }: PageProps) {
   const id = params.id;
-  const op = useApi<OpOcc>(opPath(id));
+  const major = majorHere();
+  const op = useApi<OpOcc>(opPath(id, major));
   const [events, setEvents] = useState<TimelineEvent[]>([]);
   const [trouble, setTrouble] = useState<StreamTrouble>();
   const [error, setError] = useState<unknown>();
@@ -69,7 +73,7 @@ export function OperationDetailPage({ params }: PageProps) {
     setBusy(true);
     setError(undefined);
     try {
-      await api(`${opPath(id)}/${button.task}`, { method: 'POST', json: button.body });
+      await api(`${opPath(id, major)}/${button.task}`, { method: 'POST', json: button.body });
       setSaid(`${button.label}: asked.`);
       await op.reload();
       setRound((n) => n + 1);
