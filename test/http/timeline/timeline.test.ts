@@ -233,6 +233,38 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`op occ event streams: limits and shutdown (${dialect})`, () => {
+    test('a stream without a new event for streamIdleTimeoutMs is closed, saying why; resuming it goes on', async () => {
+      const server = await startTestServer(dialect, {
+        config: { ...LCM_TEST_CONFIG, lcm: { timeline: { streamIdleTimeoutMs: 1000, heartbeatMs: 100 } } },
+      });
+      try {
+        const pkg = await onboardOnce(server.url);
+        const inst = await createInstance(server.url, pkg.vnfdId as string);
+        await simFault(server.url, 'server.create', 'hang', { timeoutMs: 60000 });
+        const id = await startTask(server.url, inst.id, 'instantiate', INSTANTIATE);
+        // The infra step hangs: no event comes after it started, and the stream is closed.
+        const idle = await readStream(server.url, id);
+        assert.equal(idle.end, undefined);
+        assert.equal(brief(idle.events.at(-1) as (typeof idle.events)[number]), 'step infra started');
+        assert.match(idle.raw, /: heartbeat\n\n/);
+        assert.match(
+          idle.raw,
+          /: no event for 1000 ms \(lcm\.timeline\.streamIdleTimeoutMs\): reconnect with Last-Event-ID to go on\n\n$/,
+        );
+        const lastId = String(idle.events.at(-1)?.seq);
+        const cancel = await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${id}/cancel`, {
+          headers: { Version: '2.0.0' },
+          body: { cancelMode: 'FORCEFUL' },
+        });
+        assert.equal(cancel.status, 202);
+        const resumed = await readStream(server.url, id, { headers: { 'last-event-id': lastId } });
+        assert.deepEqual(resumed.events.map(brief), ['step infra failed', 'error', 'state FAILED_TEMP']);
+        assert.deepEqual(resumed.end, { operationState: 'FAILED_TEMP' });
+      } finally {
+        await server.close();
+      }
+    });
+
     test('a client holds at most streamsPerClient streams; the server shuts down with streams open and ends them', async () => {
       const server = await startTestServer(dialect, {
         config: { ...LCM_TEST_CONFIG, lcm: { timeline: { streamsPerClient: 2 } } },
