@@ -2,8 +2,8 @@
  * The instance's instantiatedVnfInfo read from the real stack: its state parameter says which
  * VNFC each resource holds; Heat's resources (down to the nested stacks, each VNFC's found by
  * vnfc-resources.ts: its own nested stack, its member of a per-VDU scaling group, or the top
- * level) give the server, port, volume and network ids; Nova gives each server's host, zone, image and power state, Neutron
- * each port's MAC and addresses. Every cross-reference (VNFC CP ↔ link port ↔ VL, VNFC CP ↔
+ * level) give the server, port, volume and network ids; Nova gives each server's host, zone,
+ * image and power state, Neutron each port's MAC and addresses. Every cross-reference (VNFC CP ↔ link port ↔ VL, VNFC CP ↔
  * external CP ↔ external link port, VNFC ↔ storages) is built here once. A VNFC whose server
  * Heat has not made (a failed or interrupted action) is not reported.
  */
