@@ -60,6 +60,8 @@ export interface HookCall {
   input: HookInput;
   /** The request's SSH secrets, opened: given to built-in drivers only, never to a package script. */
   secrets?: SshSecrets;
+  /** Seals what a built-in driver keeps in its answer. */
+  seal?: (plain: string) => string;
   signal: AbortSignal;
   /** Phases and output lines as they happen (a script's stderr lines; a built-in driver's own). */
   progress?: HookProgress;
@@ -144,6 +146,7 @@ export class HookRunner {
           path: op.artifact.path,
           input: call.input,
           secrets: call.secrets ?? {},
+          ...(call.seal ? { seal: call.seal } : {}),
           signal: call.signal,
           ...(call.progress ? { progress: call.progress } : {}),
         });

@@ -93,7 +93,10 @@ export async function runHook(run: Run, hook: string, phase: HookPhase): Promise
     progress: timelineProgress(run.timeline, hook),
     // Only a built-in driver (an artifact on the VNFM host) gets the request's SSH secrets.
     ...(findHook(run.flavour, hook)?.artifact?.kind === 'host-path'
-      ? { secrets: openSshSecrets(run.deps.box, run.progress.outputs.accept?.sshSecrets) }
+      ? {
+          secrets: openSshSecrets(run.deps.box, run.progress.outputs.accept?.sshSecrets),
+          seal: (plain: string) => run.deps.box.seal(plain),
+        }
       : {}),
     input: {
       contractVersion: HOOK_CONTRACT_VERSION,

@@ -46,6 +46,8 @@ export interface BuiltinCall {
   input: HookInput;
   /** The request's `additionalParams.ssh` secrets, opened (they are sealed at rest). */
   secrets: SshSecrets;
+  /** Seals a secret the driver keeps in its answer (security.encryptionKey), e.g. a kubeconfig. */
+  seal?: (plain: string) => string;
   signal: AbortSignal;
   /** Where the driver reports its phases and output lines as they happen (the op occ's timeline). */
   progress?: HookProgress;
@@ -59,7 +61,7 @@ export interface BuiltinDriver {
   /** One line for `bosun` output and the README. */
   description: string;
   /** Its own key of additionalParams and that value's schema, checked when a request is accepted. */
-  params?: { key: string; schema: TSchema };
+  params?: { key: string; schema: TSchema; check?: (value: unknown) => void };
   hooks: Partial<Record<BuiltinHookName, BuiltinHook>>;
 }
 

@@ -10,12 +10,14 @@ import { Value } from '@sinclair/typebox/value';
 import { ApiError } from '../../../sol/problem.ts';
 import { checkSshParams } from '../ssh/ssh-params.ts';
 import type { BuiltinDriver } from './driver.ts';
+import { kubernetesClusterDriver } from './kubernetes-cluster/driver.ts';
 import { noopDriver } from './noop/driver.ts';
 import { sshCommandDriver } from './ssh-command/driver.ts';
 
 export const BUILTIN_DRIVERS: Readonly<Record<string, BuiltinDriver>> = {
   [noopDriver.name]: noopDriver,
   [sshCommandDriver.name]: sshCommandDriver,
+  [kubernetesClusterDriver.name]: kubernetesClusterDriver,
 };
 
 /** The file name of a host-path artifact → the built-in driver it selects. */
@@ -25,6 +27,10 @@ export const FILE_NAMES: Readonly<Record<string, string>> = {
   noop: 'noop',
   'ssh-command': 'ssh-command',
   'ssh_command.py': 'ssh-command',
+  // Tacker's Kubernetes-cluster samples (v1 driver, v2 script) and Bosun's own name.
+  'kubernetes_mgmt.py': 'kubernetes-cluster',
+  'kubernetes_mgmt_v2.py': 'kubernetes-cluster',
+  'kubernetes-cluster': 'kubernetes-cluster',
 };
 
 export type BuiltinLookup = { driver: BuiltinDriver } | { unknown: string };
@@ -51,7 +57,11 @@ export function checkBuiltinParams(additionalParams: unknown): void {
   for (const driver of Object.values(BUILTIN_DRIVERS)) {
     if (!driver.params) continue;
     const value = (additionalParams as Record<string, unknown>)[driver.params.key];
-    if (value === undefined || Value.Check(driver.params.schema, value)) continue;
+    if (value === undefined) continue;
+    if (Value.Check(driver.params.schema, value)) {
+      driver.params.check?.(value);
+      continue;
+    }
     const first = Value.Errors(driver.params.schema, value).First();
     throw new ApiError(
       400,

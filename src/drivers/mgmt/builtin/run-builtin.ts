@@ -36,6 +36,7 @@ export async function runBuiltinHook(call: {
   path: string;
   input: HookInput;
   secrets: SshSecrets;
+  seal?: (plain: string) => string;
   signal: AbortSignal;
   progress?: HookProgress;
   /** Which driver the path names (the registry's table; a test may give its own). */
@@ -55,6 +56,7 @@ export async function runBuiltinHook(call: {
       secrets: call.secrets,
       signal: call.signal,
       progress: call.progress ?? NO_PROGRESS,
+      ...(call.seal ? { seal: call.seal } : {}),
     });
   } catch (err) {
     if (err instanceof BuiltinDriverError)

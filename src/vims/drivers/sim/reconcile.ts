@@ -21,6 +21,7 @@ import type {
   SimServersTable,
   SimVolumesTable,
 } from '../../../store/db/tables.ts';
+import type { Executor } from '../../../store/db/transaction.ts';
 import { type ExtVirtualLinkData, InfraError, type ServerGroupPolicy } from '../../contract.ts';
 import { allocateIps, externalCidr, newInternalCidr, newMac } from './addresses.ts';
 import { type CallScope, removePort, vimCall } from './calls.ts';
@@ -345,7 +346,7 @@ class Reconciler {
       await j.insert('sim_ports', row);
       return row;
     }
-    const config = target.configs.find((c) => !c.linkPortId);
+    const config = await this.#freeConfig(j.trx, cpdId, target);
     const row: SimPortsTable = {
       ...base,
       id: randomUUID(),
@@ -361,12 +362,33 @@ class Reconciler {
   }
 
   /**
+   * The cpConfig entry a new port of `cpdId` takes: each entry is one CP instance (SOL003 keys
+   * cpConfig by cpInstanceId), so the first one no other port of the CP holds — the VNFCs of a
+   * VDU get one entry each, in order — or the first when every entry is taken.
+   */
+  async #freeConfig(db: Executor, cpdId: string, target: ExternalTarget): Promise<CpConfigEntry | undefined> {
+    const own = target.configs.filter((c) => !c.linkPortId);
+    if (own.length < 2) return own[0];
+    const held = await db
+      .selectFrom('sim_ports')
+      .select('cp_config_id')
+      .where('instance_id', '=', this.scope.instanceId)
+      .where('cpd_id', '=', cpdId)
+      .execute();
+    const taken = new Set(held.map((p) => p.cp_config_id));
+    return own.find((c) => !taken.has(c.key)) ?? own[0];
+  }
+
+  /**
    * A kept external port takes the request's external VL, cpConfig and fixed addresses (a Neutron
-   * port update: same port, MAC and, unless new fixed addresses are asked for, addresses).
+   * port update: same port, MAC and, unless new fixed addresses are asked for, addresses). It keeps
+   * the cpConfig entry it holds when the request still has it.
    */
   async #retarget(port: SimPortsTable, target: ExternalTarget): Promise<SimPortsTable> {
     if (supplied(target)) return port;
-    const config = target.configs.find((c) => !c.linkPortId);
+    const config =
+      target.configs.find((c) => !c.linkPortId && c.key === port.cp_config_id) ??
+      (await this.#freeConfig(this.#db, port.cpd_id ?? '', target));
     const fixed = config?.fixed ?? [];
     const held = (JSON.parse(port.ips) as PortIp[]).filter((a) => !a.dynamic).map((a) => a.ip);
     const readdress = fixed.length > 0 && !sameMembers(fixed, held);
