@@ -91,7 +91,14 @@ export function sshUser(): SshUser {
 export const loopbackAddress = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(2, 255)}`;
 
 /** Starts sshd on `host:port` (a fresh loopback address and free port by default). */
-export async function startSshd(options: { host?: string; port?: number } = {}): Promise<Sshd> {
+export async function startSshd(
+  options: {
+    host?: string;
+    port?: number;
+    /** Environment of every session (sshd's SetEnv): e.g. a PATH with a node's own tools, a node's state folder. */
+    env?: Record<string, string>;
+  } = {},
+): Promise<Sshd> {
   const u = sshUser();
   const host = options.host ?? loopbackAddress();
   const port = options.port ?? (await freePort());
@@ -119,6 +126,14 @@ export async function startSshd(options: { host?: string; port?: number } = {}):
       'UsePAM no',
       'Subsystem sftp internal-sftp',
       'LogLevel VERBOSE',
+      // One SetEnv line: sshd keeps only the first line of a keyword.
+      ...(options.env
+        ? [
+            `SetEnv ${Object.entries(options.env)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`,
+          ]
+        : []),
       '',
     ].join('\n'),
   );

@@ -22,14 +22,26 @@ const host = (address: string) => (address.includes(':') ? `[${address}]` : addr
 export const peerUrl = (s: ClusterSettings, address: string) => `http://${host(address)}:${s.etcd.peerPort}`;
 export const clientUrl = (s: ClusterSettings, address: string) =>
   `http://${host(address)}:${s.etcd.clientPort}`;
-const ctl = (endpoint: string) => `ETCDCTL_API=3 etcdctl --endpoints=${endpoint} --command-timeout=10s`;
+const ctl = (endpoint: string, timeoutS = 10) =>
+  `ETCDCTL_API=3 etcdctl --endpoints=${endpoint} --dial-timeout=2s --command-timeout=${timeoutS}s`;
 
 export const etcdCommands = {
-  health: (endpoint: string) => `${ctl(endpoint)} endpoint health`,
+  // Short: a member that is down must not hold the search for a healthy one.
+  health: (endpoint: string) => `${ctl(endpoint, 3)} endpoint health`,
   memberList: (endpoint: string) => `${ctl(endpoint)} member list -w simple`,
   memberRemove: (endpoint: string, id: string) => `${ctl(endpoint)} member remove ${id}`,
+  /**
+   * etcd refuses a member while the cluster is not yet healthy (a member started less than five
+   * seconds before): the add is tried again while that is the answer, up to a minute.
+   */
   memberAdd: (endpoint: string, name: string, peer: string) =>
-    `${ctl(endpoint)} member add ${name} --peer-urls=${peer}`,
+    [
+      `for i in $(seq 1 60); do`,
+      `  if out=$(${ctl(endpoint)} member add ${name} --peer-urls=${peer} 2>&1); then echo "$out"; exit 0; fi`,
+      `  case "$out" in *"unhealthy cluster"*) sleep 1 ;; *) echo "$out" >&2; exit 1 ;; esac`,
+      `done`,
+      `echo "$out" >&2; exit 1`,
+    ].join('\n'),
   /**
    * Starts the member `name` in the background unless it already answers, and waits until it is
    * healthy. `fresh` first removes data left by an earlier member of that name (a replaced node's

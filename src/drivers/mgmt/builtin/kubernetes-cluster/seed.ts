@@ -17,8 +17,12 @@ export async function healthyMaster(
     const healthy = await onNode(ctx, master, (shell) =>
       isHealthy(shell, clientUrl(ctx.settings, master.nicAddress)),
     ).catch((err: unknown) => {
-      // An unreachable master is not the seed; another may be.
-      if (err instanceof BuiltinDriverError) {
+      // An unreachable master is not the seed; another may be. A refused host key or refused
+      // credentials are not passed over: they need the operator.
+      const refused =
+        err instanceof BuiltinDriverError &&
+        (err.facts.hostKey === 'refused' || err.facts.auth === 'refused');
+      if (err instanceof BuiltinDriverError && !refused) {
         ctx.log.push(`${master.label}: not usable (${err.message.slice(0, 200)})`);
         return false;
       }
