@@ -96,9 +96,14 @@ describe('built-in driver runtime', () => {
     };
     assert.equal(name('/opt/stack/tacker/tacker/vnfm/mgmt_drivers/vnflcm_noop.py'), 'noop');
     assert.equal(name('/usr/lib/bosun/mgmt-drivers/ssh-command'), 'ssh-command');
+    assert.equal(
+      name('/opt/stack/tacker/samples/mgmt_driver/kubernetes/kubernetes_mgmt.py'),
+      'kubernetes-cluster',
+    );
+    assert.equal(name('/opt/x/Scripts/kubernetes_mgmt_v2.py'), 'kubernetes-cluster');
     assert.match(
       name('/opt/x/kubernetes_mgmt_v9.py'),
-      /^\/opt\/x\/kubernetes_mgmt_v9\.py is a management driver on the VNFM host, and Bosun has no built-in driver for kubernetes_mgmt_v9\.py \(it knows the file names vnflcm_noop\.py, noop, ssh-command, ssh_command\.py\)/,
+      /^\/opt\/x\/kubernetes_mgmt_v9\.py is a management driver on the VNFM host, and Bosun has no built-in driver for kubernetes_mgmt_v9\.py \(it knows the file names vnflcm_noop\.py, noop, ssh-command, ssh_command\.py, kubernetes_mgmt\.py, kubernetes_mgmt_v2\.py, kubernetes-cluster\)/,
     );
   });
 
@@ -108,6 +113,33 @@ describe('built-in driver runtime', () => {
     assert.throws(
       () => checkBuiltinParams({ sshCommand: { command: 'x', sudo: 'yes' } }),
       /additionalParams\.sshCommand\/sudo is invalid/,
+    );
+    const k8s = {
+      master_node: { vdu_id: 'VDU2', ssh_cp_name: 'CP2' },
+      worker_node: { vdu_id: 'VDU1', ssh_cp_name: 'CP2' },
+      haproxy: { ssh_ip: '192.0.2.10' },
+    };
+    assert.doesNotThrow(() => checkBuiltinParams({ k8s_cluster_installation_param: k8s }));
+    assert.throws(
+      () =>
+        checkBuiltinParams({
+          k8s_cluster_installation_param: { ...k8s, master_node: { ...k8s.master_node, password: 'secret' } },
+        }),
+      /k8s_cluster_installation_param\.master_node\.password is not accepted: give the nodes' password in additionalParams\.ssh\.password/,
+    );
+    assert.throws(
+      () =>
+        checkBuiltinParams({
+          k8s_cluster_installation_param: { ...k8s, haproxy: { ssh_ip: '192.0.2.10; rm -rf /' } },
+        }),
+      /additionalParams\.k8s_cluster_installation_param\/haproxy\/ssh_ip is invalid/,
+    );
+    assert.throws(
+      () =>
+        checkBuiltinParams({
+          k8s_cluster_installation_param: { ...k8s, etcd: { data_dir: '/var/lib/$(reboot)' } },
+        }),
+      /additionalParams\.k8s_cluster_installation_param\/etcd\/data_dir is invalid/,
     );
     assert.throws(
       () => checkBuiltinParams({ ssh: { username: 'a b' } }),
