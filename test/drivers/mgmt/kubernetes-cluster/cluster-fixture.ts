@@ -37,14 +37,18 @@ export interface ClusterFixture {
   /** The commands run on the nodes since the last reset, `m0 etcdctl member list -w simple`… */
   calls(): string[];
   resetCalls(): void;
-  /** The next call whose `tool args` contain `pattern` fails (once). */
-  failNext(pattern: string): void;
+  /** A call whose `tool args` contain `pattern` fails once, after `skip` such calls passed. */
+  failNext(pattern: string, skip?: number): void;
   /** The VM of `node` replaced: its etcd killed (-9), its data gone, a new host key. */
   replaceVm(node: Sshd): Promise<void>;
   /** Every VM replaced and the cluster's state gone (a whole-VNF heal's new VMs). */
   replaceAll(): Promise<void>;
   etcdctl(...args: string[]): string;
+  /** etcd's members as `<id> <name> <started|unstarted>`, sorted by name. */
+  members(): { id: string; name: string; status: string }[];
   haproxy(command: string): string;
+  /** The backend's servers as `m0 READY` / `m1 MAINT`, sorted. */
+  servers(): string[];
   stop(): Promise<void>;
 }
 
@@ -100,7 +104,7 @@ export async function startCluster(): Promise<ClusterFixture> {
       '',
     ].join('\n'),
   );
-  const haproxy: ChildProcess = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], {
+  const haproxyProcess: ChildProcess = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   for (let i = 0; i < 100 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
@@ -121,6 +125,28 @@ export async function startCluster(): Promise<ClusterFixture> {
   };
   const memberName = (n: Sshd) =>
     `${masters.includes(n) ? 'master' : 'worker'}-${n.host.replaceAll('.', '-')}`;
+  const etcdctl = (...args: string[]) =>
+    execFileSync(
+      'etcdctl',
+      [`--endpoints=${masters.map((m) => `http://${m.host}:${clientPort}`).join(',')}`, ...args],
+      { env: { ...process.env, ETCDCTL_API: '3' } },
+    ).toString();
+  const haproxy = (command: string) =>
+    execFileSync('socat', ['stdio', `unix-connect:${socket}`], { input: `${command}\n` }).toString();
+  const members = () =>
+    etcdctl('member', 'list', '-w', 'simple')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(', '))
+      .map(([id = '', status = '', name = '']) => ({ id, name, status }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  const servers = () =>
+    haproxy('show servers state k8s-masters')
+      .split('\n')
+      .filter((l) => /^\d+ k8s-masters /.test(l))
+      .map((l) => l.split(' '))
+      .map((f) => `${names.get(f[4] ?? '') ?? f[4]} ${(Number(f[6]) & 1) === 1 ? 'MAINT' : 'READY'}`)
+      .sort();
   const calls = join(state, 'calls.log');
   return {
     port,
@@ -144,9 +170,9 @@ export async function startCluster(): Promise<ClusterFixture> {
             })
         : [],
     resetCalls: () => rmSync(calls, { force: true }),
-    failNext: (pattern) => {
+    failNext: (pattern, skip = 0) => {
       // The nodes' user empties it once used.
-      writeFileSync(join(state, 'fail'), `${pattern}\n`);
+      writeFileSync(join(state, 'fail'), `${pattern}\n${skip}\n`);
       chmodSync(join(state, 'fail'), 0o666);
     },
     async replaceVm(n) {
@@ -158,21 +184,15 @@ export async function startCluster(): Promise<ClusterFixture> {
       for (const f of ['nodes', 'tokens', 'endpoint', 'kubeconfig']) rmSync(join(state, f), { force: true });
       for (const n of [...masters, ...workers]) await n.changeHostKey();
     },
-    etcdctl: (...args) =>
-      execFileSync(
-        'etcdctl',
-        [`--endpoints=${masters.map((m) => `http://${m.host}:${clientPort}`).join(',')}`, ...args],
-        {
-          env: { ...process.env, ETCDCTL_API: '3' },
-        },
-      ).toString(),
-    haproxy: (command) =>
-      execFileSync('socat', ['stdio', `unix-connect:${socket}`], { input: `${command}\n` }).toString(),
+    etcdctl,
+    members,
+    servers,
+    haproxy,
     async stop() {
       killEtcd();
-      if (haproxy.pid && haproxy.exitCode === null) {
-        const exited = new Promise((r) => haproxy.once('exit', r));
-        process.kill(haproxy.pid, 'SIGTERM');
+      if (haproxyProcess.pid && haproxyProcess.exitCode === null) {
+        const exited = new Promise((r) => haproxyProcess.once('exit', r));
+        process.kill(haproxyProcess.pid, 'SIGTERM');
         await exited;
       }
       for (const n of [...masters, ...workers, lb]) await n.stop();

@@ -8,8 +8,8 @@
  * node list, `kubectl config view --raw` prints the kubeconfig — keeping the cluster's state in
  * files of a shared folder (as the API server would), refusing a join with an unknown token, and
  * recording every call with the node's address in `calls.log`, which the tests read to assert
- * the exact commands and their order. A line in `fail` (a pattern) makes the matching call fail
- * once, as a command failing half-way.
+ * the exact commands and their order. A pattern in `fail` (and a count of matching calls to let
+ * pass first) makes the matching call fail once, as a command failing half-way.
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,9 +20,11 @@ tool=$(basename "$0")
 line="$BOSUN_TEST_NODE $tool $*"
 echo "$line" >>"$S/calls.log"
 if [ -s "$S/fail" ]; then
-  pattern=$(head -n 1 "$S/fail")
+  pattern=$(sed -n 1p "$S/fail"); skip=$(sed -n 2p "$S/fail")
   case "$tool $*" in
-    *"$pattern"*) : >"$S/fail"; echo "error: $tool $* failed (injected by the test)" >&2; exit 1 ;;
+    *"$pattern"*)
+      if [ "\${skip:-0}" -gt 0 ]; then printf '%s\n%s\n' "$pattern" $((skip - 1)) >"$S/fail"
+      else : >"$S/fail"; echo "error: $tool $1 failed (injected by the test)" >&2; exit 1; fi ;;
   esac
 fi
 hex() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \\n'; }

@@ -12,122 +12,28 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { timeline } from '../../../http/timeline/timeline-support.ts';
 import {
   createInstance,
   getInstance,
   H,
-  MAIN_SAMPLE,
   startTask,
   V2,
   waitOpOcc,
 } from '../../../http/vnflcm/lcm-support.ts';
-import { sampleVariant } from '../../../http/vnflcm/sample-package.ts';
 import { onboard } from '../../../http/vnfpkgm/support.ts';
 import { DIALECTS } from '../../../support/databases.ts';
 import { http } from '../../../support/http.ts';
 import { startTestServer, type TestServer } from '../../../support/server.ts';
-import { type SshUser, sshUser } from '../../../support/sshd.ts';
+import { type Sshd, type SshUser, sshUser } from '../../../support/sshd.ts';
 import { type ClusterFixture, startCluster } from './cluster-fixture.ts';
-
-const DRIVER = '/opt/stack/tacker/samples/mgmt_driver/kubernetes/kubernetes_mgmt.py';
-const HOOKS = ['instantiate_end', 'terminate_end', 'scale_start', 'scale_end', 'heal_start', 'heal_end'];
-
-/** The main sample as a cluster: VDU2 three masters, VDU1 the workers (1, scalable to 3), every hook on the driver. */
-function clusterPackage() {
-  return sampleVariant(MAIN_SAMPLE, {
-    vnfdId: 'f1f6002c-6e73-5d15-aa56-7f33b3e1df21',
-    edit: {
-      'Definitions/v2_sample3_df_simple.yaml': (text) => {
-        const start = text.indexOf('      interfaces:\n        Vnflcm:\n');
-        const end = text.indexOf('\n    VDU1:\n');
-        const block = [
-          '      interfaces:',
-          '        Vnflcm:',
-          ...HOOKS.flatMap((h) => [`          ${h}:`, '            implementation: k8s-driver']),
-          '      artifacts:',
-          '        k8s-driver:',
-          '          type: tosca.artifacts.Implementation.Python',
-          `          file: ${DRIVER}`,
-          '',
-        ].join('\n');
-        let out = `${text.slice(0, start)}${block}${text.slice(end)}`;
-        out = out.replace(
-          /(VDU2:\n\s+type: tosca.nodes.nfv.Vdu.Compute[\s\S]*?max_number_of_instances: )1/,
-          '$13',
-        );
-        out = out.replace(/(- VDU2_initial_delta:[\s\S]*?number_of_instances: )1/, '$13');
-        out = out.replace(
-          /(- VDU2_instantiation_levels:[\s\S]*?instantiation_level_1:\n\s+number_of_instances: )1([\s\S]*?instantiation_level_2:\n\s+number_of_instances: )1/,
-          '$13$23',
-        );
-        return out;
-      },
-    },
-  });
-}
-
-const fixed = (ip: string) => ({
-  cpProtocolData: [
-    {
-      layerProtocol: 'IP_OVER_ETHERNET',
-      ipOverEthernet: { ipAddresses: [{ type: 'IPV4', fixedAddresses: [ip] }] },
-    },
-  ],
-});
-const dynamic = {
-  cpProtocolData: [
-    {
-      layerProtocol: 'IP_OVER_ETHERNET',
-      ipOverEthernet: { ipAddresses: [{ type: 'IPV4', numDynamicAddresses: 1 }] },
-    },
-  ],
-};
-
-interface Vnfc {
-  id: string;
-  vduId: string;
-  computeResource: { resourceId: string };
-  metadata?: {
-    kubernetes?: { role: string; hostname: string; address: string };
-    sshHostKey?: { fingerprint: string };
-  };
-}
-
-/**
- * Calls with what changes from run to run (tokens, hashes, keys, member ids, ports) written as
- * placeholders, and a call repeated at once (etcd's health while a member starts) written once.
- */
-function normalized(lines: string[], c: ClusterFixture): string[] {
-  return shortened(lines, c)
-    .filter((line) => !line.endsWith(' etcdctl endpoint health'))
-    .filter((line, i, all) => line !== all[i - 1]);
-}
-
-function shortened(lines: string[], c: ClusterFixture): string[] {
-  const names = new Map<string, string>();
-  for (const n of [...c.masters, ...c.workers, c.lb]) names.set(n.host, c.short(n.host));
-  return lines.map((line) => {
-    let out = line
-      .replace(/--endpoints=\S+ --dial-timeout=2s --command-timeout=\d+s /, '')
-      .replace(/--token [a-z0-9.]+/, '--token T')
-      .replace(/sha256:[0-9a-f]{64}/, 'sha256:H')
-      .replace(/--certificate-key [0-9a-f]{64}/, '--certificate-key K')
-      .replace(/member remove [0-9a-f]+/, 'member remove ID')
-      .replaceAll(`:${c.clientPort}`, ':CLIENT')
-      .replaceAll(`:${c.peerPort}`, ':PEER')
-      .replaceAll(`:${c.frontendPort}`, ':FRONT');
-    for (const [host, short] of names)
-      out = out.replaceAll(host.replaceAll('.', '-'), short).replaceAll(host, short);
-    // etcd's start: its name and state are what matters.
-    const etcd = /^(\S+) etcd --name (\S+) .*--initial-cluster (\S+) --initial-cluster-state (\w+)$/.exec(
-      out,
-    );
-    // etcd lists members by id: the initial cluster is compared sorted.
-    if (etcd)
-      out = `${etcd[1]} etcd --name ${etcd[2]} --initial-cluster ${etcd[3]?.split(',').sort().join(',')} --initial-cluster-state ${etcd[4]}`;
-    return out;
-  });
-}
+import {
+  clusterPackage,
+  clusterParams,
+  instantiateRequest,
+  normalized,
+  type Vnfc,
+} from './cluster-requests.ts';
 
 for (const dialect of DIALECTS) {
   describe(`kubernetes-cluster driver over real SSH, etcd and HAProxy (${dialect})`, () => {
@@ -152,54 +58,8 @@ for (const dialect of DIALECTS) {
       await cluster?.stop();
     });
 
-    const params = (ssh: object = {}) => ({
-      ssh: {
-        username: user.name,
-        password: user.password,
-        port: cluster.port,
-        attempts: 2,
-        backoffMs: 50,
-        ...ssh,
-      },
-      k8s_cluster_installation_param: {
-        master_node: {
-          vdu_id: 'VDU2',
-          ssh_cp_name: 'VDU2_CP2',
-          pod_cidr: '10.244.0.0/16',
-          cluster_cidr: '10.96.0.0/12',
-        },
-        worker_node: { vdu_id: 'VDU1', ssh_cp_name: 'VDU1_CP2' },
-        haproxy: {
-          ssh_ip: cluster.lb.host,
-          frontend_port: cluster.frontendPort,
-          admin_socket: cluster.socket,
-          backend: 'k8s-masters',
-        },
-        etcd: { client_port: cluster.clientPort, peer_port: cluster.peerPort, data_dir: cluster.etcdDir },
-        drain_timeout: 60,
-      },
-    });
-    const instantiateBody = () => ({
-      flavourId: 'simple',
-      extVirtualLinks: [
-        { id: 'ext1', resourceId: 'net-ext1', extCps: [{ cpdId: 'VDU1_CP1', cpConfig: { c1: dynamic } }] },
-        {
-          id: 'ext2',
-          resourceId: `net-k8s-${Math.random().toString(36).slice(2)}`,
-          extCps: [
-            {
-              cpdId: 'VDU2_CP2',
-              cpConfig: Object.fromEntries(cluster.masters.map((m, i) => [`m${i}`, fixed(m.host)])),
-            },
-            {
-              cpdId: 'VDU1_CP2',
-              cpConfig: Object.fromEntries(cluster.workers.map((w, i) => [`w${i}`, fixed(w.host)])),
-            },
-          ],
-        },
-      ],
-      additionalParams: params(),
-    });
+    const params = (ssh: object = {}) => clusterParams(cluster, user, ssh);
+    const instantiateBody = () => instantiateRequest(cluster, user);
     const vnfcs = async () =>
       ((await getInstance(server.url, instanceId)).instantiatedVnfInfo?.vnfcResourceInfo ?? []) as Vnfc[];
     const vnfcAt = async (host: string) => {
@@ -235,8 +95,29 @@ for (const dialect of DIALECTS) {
       }
     };
 
-    test('instantiate builds the cluster: etcd on the three masters, kubeadm init and joins, HAProxy in front', async () => {
+    test('a failed instantiate rolled back: the masters it had put behind HAProxy are taken out again', async () => {
       instanceId = (await createInstance(server.url, vnfdId)).id;
+      // The second control-plane join fails: two masters are in HAProxy and etcd.
+      cluster.failNext('--control-plane --certificate-key', 1);
+      const failed = await run('instantiate', instantiateBody());
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+      assert.match(failed.error?.detail ?? '', /error: kubeadm join failed \(injected by the test\)/);
+      assert.equal(cluster.servers().length, 2);
+      cluster.resetCalls();
+      assert.equal(
+        (await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, { headers: H }))
+          .status,
+        202,
+      );
+      const rolled = await waitOpOcc(server.url, failed.id, undefined, 90_000);
+      assert.equal(rolled.operationState, 'ROLLED_BACK', JSON.stringify(rolled.error));
+      assert.deepEqual(cluster.servers(), []);
+      assert.equal(calls().filter((l) => l.startsWith('lb socat del server')).length, 2);
+      // The VIM deleted the VMs: their etcd and cluster state go with them.
+      await cluster.replaceAll();
+    });
+
+    test('instantiate builds the cluster: etcd on the three masters, kubeadm init and joins, HAProxy in front', async () => {
       cluster.resetCalls();
       const op = await run('instantiate', instantiateBody());
       assert.equal(op.operationState, 'COMPLETED', JSON.stringify(op.error));
@@ -283,6 +164,10 @@ for (const dialect of DIALECTS) {
       assert.equal(stored.endpoint, `https://${cluster.lb.host}:${cluster.frontendPort}`);
       assert.match(String(stored.kubeconfigSealed), /^v1\./);
       assert.doesNotMatch(JSON.stringify(inst), /kind: Config/);
+      // The kubeconfig is not on the op occ's timeline either, where each command shows as a phase.
+      const events = JSON.stringify(await timeline(server.url, op.id));
+      assert.doesNotMatch(events, /kind: Config/);
+      assert.match(events, /kubectl config view --raw/);
       const worker = await vnfcAt(cluster.workers[0]?.host as string);
       assert.deepEqual(worker.metadata?.kubernetes, {
         role: 'worker',
@@ -363,9 +248,14 @@ for (const dialect of DIALECTS) {
       assert.equal(failed.error?.step, 'end-hook');
       assert.match(
         failed.error?.detail ?? '',
-        /worker worker-.* exited with status 1: error: kubeadm join .* failed \(injected by the test\)/,
+        /worker worker-.* exited with status 1: error: kubeadm join failed \(injected by the test\)/,
       );
       assert.match(String(failed.error?.commandsRun), /kubeadm token create --print-join-command → 0/);
+      // The join token and the certificate key are secrets: shown neither in the error nor on the timeline.
+      assert.match(String(failed.error?.command), /^kubeadm join .* --token \*\*\* /);
+      const shown = JSON.stringify([failed.error, await timeline(server.url, failed.id)]);
+      assert.doesNotMatch(shown, /--token [a-z0-9]{6}\.[a-z0-9]{16}|[0-9a-f]{6}\.[0-9a-f]{16}/);
+      assert.match(shown, /kubectl drain worker-[0-9-]+ --ignore-daemonsets/);
       cluster.resetCalls();
       assert.equal(
         (await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/retry`, { headers: H })).status,
@@ -416,6 +306,50 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    test('a failed scale out rolled back: the worker it had joined is drained and deleted again', async () => {
+      const before = new Set(
+        (await vnfcs()).filter((v) => v.vduId === 'VDU1').map((v) => v.metadata?.kubernetes?.hostname),
+      );
+      // Two new workers; the second one's join fails.
+      cluster.failNext('kubeadm join', 1);
+      cluster.resetCalls();
+      const failed = await run('scale', {
+        type: 'SCALE_OUT',
+        aspectId: 'VDU1_scale',
+        numberOfSteps: 2,
+        additionalParams: params(),
+      });
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+      const joined = calls()
+        .filter((l) => / kubeadm join .* --node-name /.test(l))
+        .map((l) => / --node-name (\S+)$/.exec(l)?.[1] as string);
+      assert.equal(joined.length, 2);
+      cluster.resetCalls();
+      assert.equal(
+        (await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/rollback`, { headers: H }))
+          .status,
+        202,
+      );
+      const rolled = await waitOpOcc(server.url, failed.id, undefined, 90_000);
+      assert.equal(rolled.operationState, 'ROLLED_BACK', JSON.stringify(rolled.error));
+      // Only the worker that had joined (the first) was in the cluster to remove.
+      const seed = cluster.short(
+        (await vnfcs()).find((v) => v.vduId === 'VDU2')?.metadata?.kubernetes?.address as string,
+      );
+      assert.deepEqual(calls(), [
+        `${seed} kubectl get nodes -o name`,
+        `${seed} kubectl drain ${joined[0]} --ignore-daemonsets --delete-emptydir-data --timeout=60s`,
+        `${seed} kubectl delete node ${joined[0]}`,
+        `${seed} kubectl get nodes -o name`,
+      ]);
+      assert.deepEqual(
+        new Set(
+          (await vnfcs()).filter((v) => v.vduId === 'VDU1').map((v) => v.metadata?.kubernetes?.hostname),
+        ),
+        before,
+      );
+    });
+
     test('whole-VNF heal: HAProxy emptied and the stored cluster cleared, then the cluster built again on the new VMs', async () => {
       await cluster.replaceAll();
       cluster.resetCalls();
@@ -438,6 +372,62 @@ for (const dialect of DIALECTS) {
         String((inst.metadata?.kubernetesCluster as Record<string, unknown> | undefined)?.kubeconfigSealed),
         /^v1\./,
       );
+    });
+
+    test('a node unreachable over SSH: FAILED_TEMP naming it; once it answers, a retry completes', async () => {
+      const worker = (await vnfcs()).find((v) => v.vduId === 'VDU1') as Vnfc;
+      const node = cluster.workers.find((w) => w.host === worker.metadata?.kubernetes?.address) as Sshd;
+      await node.stop();
+      const failed = await run('heal', { vnfcInstanceId: [worker.id], additionalParams: params() });
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+      assert.equal(failed.error?.step, 'end-hook');
+      assert.match(
+        failed.error?.detail ?? '',
+        new RegExp(
+          `${node.host.replaceAll('.', '\\.')}:${cluster.port} could not be reached over SSH after 2 attempts`,
+        ),
+      );
+      // The new VM is up (with a key of its own).
+      await node.changeHostKey();
+      assert.equal(
+        (await http(server.url, 'POST', `${V2}/vnf_lcm_op_occs/${failed.id}/retry`, { headers: H })).status,
+        202,
+      );
+      const done = await waitOpOcc(server.url, failed.id, undefined, 90_000);
+      assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
+    });
+
+    test('a changed host key: refused before any change or credential, named in the op occ; with the new key given the heal completes', async () => {
+      const master = (await vnfcs()).filter((v) => v.vduId === 'VDU2')[2] as Vnfc;
+      cluster.etcdctl('put', 'bosun-test-key', 'written-before-the-heal');
+      await cluster.lb.changeHostKey();
+      cluster.resetCalls();
+      const failed = await run('heal', { vnfcInstanceId: [master.id], additionalParams: params() });
+      assert.equal(failed.operationState, 'FAILED_TEMP');
+      assert.equal(failed.error?.step, 'start-hook');
+      assert.match(
+        failed.error?.detail ?? '',
+        /HAProxy node .*: Refused to connect to .*: the host key of .* changed/,
+      );
+      assert.deepEqual(calls(), []);
+      assert.equal(members().length, 3);
+      const ended = await http<{ operationState: string }>(
+        server.url,
+        'POST',
+        `${V2}/vnf_lcm_op_occs/${failed.id}/fail`,
+        { headers: H },
+      );
+      assert.equal(ended.status, 200, ended.text);
+      assert.equal(ended.body.operationState, 'FAILED');
+      const knownHosts = { [cluster.lb.host]: cluster.lb.hostPublicKey() };
+      const done = await run('heal', {
+        vnfcInstanceId: [master.id],
+        additionalParams: params({ knownHosts }),
+      });
+      assert.equal(done.operationState, 'COMPLETED', JSON.stringify(done.error));
+      assert.deepEqual(members(), cluster.masters.map((n) => `${name('master', n.host)} started`).sort());
+      assert.match(cluster.etcdctl('get', 'bosun-test-key'), /written-before-the-heal/);
+      assert.deepEqual(servers(), ['m0 READY', 'm1 READY', 'm2 READY']);
     });
   });
 }

@@ -36,6 +36,11 @@ export interface PinnedKey {
 function addressOf(vnfc: VnfcResourceInfo, info: InstantiatedVnfInfo | undefined, cp: string): string {
   const at = vnfcAddress(vnfc, info, [cp]);
   if ('problem' in at) throw new BuiltinDriverError(`${at.problem}.`, { vnfcId: vnfc.id });
+  // It goes into node names and commands: an IP address only.
+  if (!/^[0-9a-fA-F.:]{2,45}$/.test(at.address))
+    throw new BuiltinDriverError(`VNFC ${vnfc.id} (${vnfc.vduId}): ${cp}'s address is not an IP address.`, {
+      vnfcId: vnfc.id,
+    });
   return at.address;
 }
 
@@ -58,6 +63,7 @@ function nodeOf(
     vnfc,
     nicAddress,
     label: `${role} ${name} (VNFC ${vnfc.id})`,
+    vnfcId: vnfc.id,
     address: addressOf(vnfc, info, s.sshCp),
     ...(s.username ? { username: s.username } : {}),
     ...(pinned?.serverId === vnfc.computeResource.resourceId ? { pinned: pinned.fingerprint } : {}),

@@ -11,8 +11,10 @@ import type { BuiltinDriver } from '../driver.ts';
 import { healEnd } from './heal-end.ts';
 import { healStart } from './heal-start.ts';
 import { instantiateEnd } from './instantiate-end.ts';
+import { instantiateRollbackStart } from './instantiate-rollback-start.ts';
 import { checkK8sParams, K8S_PARAMS_KEY, K8sClusterParamsSchema } from './params.ts';
 import { scaleEnd } from './scale-end.ts';
+import { scaleRollbackStart } from './scale-rollback-start.ts';
 import { scaleStart } from './scale-start.ts';
 import { terminateEnd } from './terminate-end.ts';
 
@@ -32,5 +34,7 @@ export const kubernetesClusterDriver: BuiltinDriver = {
     heal_start: healStart,
     heal_end: healEnd,
     terminate_end: terminateEnd,
+    instantiate_rollback_start: instantiateRollbackStart,
+    scale_rollback_start: scaleRollbackStart,
   },
 };

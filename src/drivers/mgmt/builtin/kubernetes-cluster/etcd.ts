@@ -23,7 +23,7 @@ export const peerUrl = (s: ClusterSettings, address: string) => `http://${host(a
 export const clientUrl = (s: ClusterSettings, address: string) =>
   `http://${host(address)}:${s.etcd.clientPort}`;
 const ctl = (endpoint: string, timeoutS = 10) =>
-  `ETCDCTL_API=3 etcdctl --endpoints=${endpoint} --dial-timeout=2s --command-timeout=${timeoutS}s`;
+  `ETCDCTL_API=3 etcdctl --endpoints=${endpoint} --dial-timeout=1s --command-timeout=${timeoutS}s`;
 
 export const etcdCommands = {
   // Short: a member that is down must not hold the search for a healthy one.

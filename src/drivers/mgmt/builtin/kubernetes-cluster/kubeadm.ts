@@ -43,7 +43,6 @@ export function parseJoinCommand(stdout: string, where: string): JoinSecrets {
   if (!token || !caCertHash)
     throw new BuiltinDriverError(
       `${where}: "kubeadm token create --print-join-command" did not print a join command with a token and a sha256 CA certificate hash.`,
-      { stdout: stdout.slice(-2048) },
     );
   return { token, caCertHash };
 }
@@ -54,7 +53,6 @@ export function parseCertificateKey(stdout: string, where: string): string {
   if (!/^[0-9a-f]{64}$/.test(last))
     throw new BuiltinDriverError(
       `${where}: "kubeadm init phase upload-certs --upload-certs" did not end with a certificate key.`,
-      { stdout: stdout.slice(-2048) },
     );
   return last;
 }
@@ -73,11 +71,17 @@ export async function nodeNames(shell: NodeShell): Promise<Set<string>> {
 
 /** A fresh token and the CA hash, from a master. */
 export async function joinSecrets(shell: NodeShell): Promise<JoinSecrets> {
-  return parseJoinCommand((await shell.run(kubeadmCommands.tokenCreate())).stdout, shell.label);
+  return parseJoinCommand(
+    (await shell.run(kubeadmCommands.tokenCreate(), { secretOutput: true })).stdout,
+    shell.label,
+  );
 }
 
 export async function certificateKey(shell: NodeShell): Promise<string> {
-  return parseCertificateKey((await shell.run(kubeadmCommands.uploadCerts())).stdout, shell.label);
+  return parseCertificateKey(
+    (await shell.run(kubeadmCommands.uploadCerts(), { secretOutput: true })).stdout,
+    shell.label,
+  );
 }
 
 /** Drains (bounded by drain_timeout) and deletes a node the cluster still lists. */
@@ -94,7 +98,7 @@ export async function removeNode(
 
 /** The cluster's kubeconfig, as the master's kubectl has it. */
 export async function readKubeconfig(shell: NodeShell): Promise<string> {
-  const text = (await shell.run(kubeadmCommands.kubeconfig())).stdout;
+  const text = (await shell.run(kubeadmCommands.kubeconfig(), { secretOutput: true })).stdout;
   if (!/^apiVersion:\s*v1\s*$/m.test(text) || !/^kind:\s*Config\s*$/m.test(text) || text.length > 64 * 1024)
     throw new BuiltinDriverError(`${shell.label}: "kubectl config view --raw" did not print a kubeconfig.`);
   return text;

@@ -5,6 +5,7 @@
  * unreachable, its key changed, a command's non-zero exit — becomes the driver's error naming the
  * node, the command, its output and the commands that ran before it.
  */
+import { inPhase, lineSplitter, NO_PROGRESS } from '../../hook-progress.ts';
 import { knownFingerprint } from '../../ssh/host-keys.ts';
 import { sshOptions } from '../../ssh/ssh-params.ts';
 import { type CommandResult, connectSsh, SshError, type SshSession } from '../../ssh/ssh-session.ts';
@@ -21,18 +22,27 @@ export interface NodeTarget {
   username?: string;
   /** The fingerprint on record for this node's current server, if any. */
   pinned?: string;
+  /** The VNFC the node is, for the op occ's timeline. */
+  vnfcId?: string;
 }
 
 export interface NodeShell {
   label: string;
-  /** Runs a command; a non-zero exit fails the hook unless `allowFailure`. */
-  run(command: string, opts?: { allowFailure?: boolean }): Promise<CommandResult>;
+  /**
+   * Runs a command; a non-zero exit fails the hook unless `allowFailure`. `secretOutput`: its
+   * output is not shown on the op occ's timeline.
+   */
+  run(command: string, opts?: { allowFailure?: boolean; secretOutput?: boolean }): Promise<CommandResult>;
 }
+
+/** A command as it may be shown: without the join token and certificate key it carries. */
+export const redacted = (command: string) => command.replace(/(--token|--certificate-key)\s+\S+/g, '$1 ***');
 
 function failure(ctx: DriverContext, label: string, err: SshError): BuiltinDriverError {
   return new BuiltinDriverError(`${label}: ${err.message}`, {
     node: label,
     ...err.facts,
+    ...(typeof err.facts.command === 'string' ? { command: redacted(err.facts.command) } : {}),
     commandsRun: ctx.log.slice(-LOG_LINES).join('\n'),
   });
 }
@@ -46,13 +56,20 @@ export async function onNode<T>(
   const given = ctx.ssh.knownHosts?.[target.address];
   const known = (given ? knownFingerprint(given) : undefined) ?? target.pinned;
   const { port, ...options } = sshOptions(ctx.ssh, ctx.call.signal, known);
+  const progress = ctx.call.progress ?? NO_PROGRESS;
   let session: SshSession;
   try {
-    session = await connectSsh(
-      target.address,
-      port,
-      { username: target.username ?? ctx.ssh.username, ...ctx.call.secrets },
-      options,
+    session = await inPhase(
+      progress,
+      `connect to ${target.label} at ${target.address}:${port}`,
+      target.vnfcId,
+      () =>
+        connectSsh(
+          target.address,
+          port,
+          { username: target.username ?? ctx.ssh.username, ...ctx.call.secrets },
+          options,
+        ),
     );
   } catch (err) {
     if (err instanceof SshError) throw failure(ctx, target.label, err);
@@ -62,17 +79,31 @@ export async function onNode<T>(
   const shell: NodeShell = {
     label: target.label,
     async run(command, opts = {}) {
-      try {
-        const result = await session.exec(command, {
-          sudo: ctx.settings.sudo,
-          allowFailure: opts.allowFailure ?? false,
+      // The timeline shows each command as a phase with its output lines, but for the output
+      // that is a secret (join tokens, certificate keys, the kubeconfig).
+      const shown = redacted(command.split('\n')[0] ?? '');
+      const lines = (stream: 'stdout' | 'stderr') =>
+        lineSplitter((line) => {
+          if (!opts.secretOutput) progress.line(stream, line, target.vnfcId);
         });
-        ctx.log.push(`${target.label}: ${command.split('\n')[0]} → ${result.exitCode}`);
+      const streams = { stdout: lines('stdout'), stderr: lines('stderr') };
+      try {
+        const result = await inPhase(progress, `${target.label}: ${shown}`, target.vnfcId, () =>
+          session.exec(command, {
+            sudo: ctx.settings.sudo,
+            allowFailure: opts.allowFailure ?? false,
+            onOutput: (stream, chunk) => streams[stream].push(chunk),
+          }),
+        );
+        ctx.log.push(`${target.label}: ${shown} → ${result.exitCode}`);
         return result;
       } catch (err) {
-        ctx.log.push(`${target.label}: ${command.split('\n')[0]} → failed`);
+        ctx.log.push(`${target.label}: ${shown} → failed`);
         if (err instanceof SshError) throw failure(ctx, target.label, err);
         throw err;
+      } finally {
+        streams.stdout.end();
+        streams.stderr.end();
       }
     },
   };
