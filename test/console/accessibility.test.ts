@@ -87,13 +87,39 @@ describe('web console accessibility and layout (sqlite)', () => {
   let bosun: Bosun;
   let oauth: Bosun;
   let receiver: Receiver;
-  /** Each page, with the heading that says it has rendered its data. */
-  const pages: {
+  /** What the seeded pages show (set in before). */
+  const seed = { pkg: '', inst: '', failedOp: '' };
+  /** Each page, and what says it has rendered its data. */
+  const PAGES: {
     name: string;
-    path: string;
+    path: () => string;
     ready: string | RegExp;
     andThen?: (page: Page) => Promise<void>;
-  }[] = [];
+  }[] = [
+    { name: 'packages', path: () => '/ui/packages', ready: 'VNF packages' },
+    { name: 'package', path: () => `/ui/packages/${seed.pkg}`, ready: /./ },
+    { name: 'instances', path: () => '/ui/instances', ready: 'VNF instances' },
+    { name: 'instance', path: () => `/ui/instances/${seed.inst}`, ready: /./ },
+    { name: 'operations', path: () => '/ui/operations', ready: 'Operations' },
+    { name: 'operation', path: () => `/ui/operations/${seed.failedOp}`, ready: /^INSTANTIATE / },
+    { name: 'alarms', path: () => '/ui/alarms', ready: 'Alarms' },
+    {
+      name: 'subscriptions',
+      path: () => '/ui/subscriptions',
+      ready: 'Subscriptions',
+      andThen: async (page) => {
+        await page.getByRole('button', { name: new RegExp(`^Delivery to ${receiver.url}/a11y`) }).click();
+        await page.getByRole('table', { name: 'Dead notifications' }).waitFor();
+      },
+    },
+    {
+      name: 'vims',
+      path: () => '/ui/vims',
+      ready: 'VIMs',
+      andThen: (page) => page.getByRole('heading', { name: 'Fault injection (simulated VIM)' }).waitFor(),
+    },
+    { name: 'not-found', path: () => '/ui/no/such/page', ready: 'Page not found' },
+  ];
 
   before(async () => {
     receiver = await startReceiver(() => ({ status: 500 }));
@@ -137,66 +163,57 @@ describe('web console accessibility and layout (sqlite)', () => {
       if (alarms.body.length) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    pages.push(
-      { name: 'packages', path: '/ui/packages', ready: 'VNF packages' },
-      { name: 'package', path: `/ui/packages/${pkg.id}`, ready: /./ },
-      { name: 'instances', path: '/ui/instances', ready: 'VNF instances' },
-      { name: 'instance', path: `/ui/instances/${inst.id}`, ready: /./ },
-      { name: 'operations', path: '/ui/operations', ready: 'Operations' },
-      { name: 'operation', path: `/ui/operations/${failedOp}`, ready: /^INSTANTIATE / },
-      { name: 'alarms', path: '/ui/alarms', ready: 'Alarms' },
-      {
-        name: 'subscriptions',
-        path: '/ui/subscriptions',
-        ready: 'Subscriptions',
-        andThen: async (page) => {
-          await page.getByRole('button', { name: new RegExp(`^Delivery to ${receiver.url}/a11y`) }).click();
-          await page.getByRole('table', { name: 'Dead notifications' }).waitFor();
-        },
-      },
-      {
-        name: 'vims',
-        path: '/ui/vims',
-        ready: 'VIMs',
-        andThen: (page) => page.getByRole('heading', { name: 'Fault injection (simulated VIM)' }).waitFor(),
-      },
-      { name: 'not-found', path: '/ui/no/such/page', ready: 'Page not found' },
-    );
+    Object.assign(seed, { pkg: pkg.id, inst: inst.id, failedOp });
   });
   after(async () => {
     await Promise.all([bosun?.stop(), oauth?.stop()]);
     await receiver?.close();
   });
 
-  for (const { viewport, theme } of RUNS) {
-    test(`every page, ${theme} theme, ${viewport.name} (${viewport.width} px): no axe violation, nothing cut off`, async () => {
-      const found: string[] = [];
-      const visit = async (name: string, url: string, ready: (page: Page) => Promise<void>) => {
-        const ui = await openConsole(browser, url, { viewport });
-        const { page } = ui;
-        await page.emulateMedia({ colorScheme: theme });
-        await ready(page);
-        // Let the page settle (lists answered, badges drawn) before it is judged.
-        await page.waitForLoadState('networkidle');
-        for (const v of await axeViolations(page)) {
-          found.push(`${name}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-        }
-        const overflow = await page.evaluate(() => {
-          const root = (globalThis as unknown as Win).document.documentElement;
-          return root.scrollWidth - root.clientWidth;
-        });
-        if (overflow > 0) found.push(`${name}: the page scrolls sideways by ${overflow} px`);
-        await screenshot(page, `${name}-${theme}-${viewport.name}`);
-        ui.assertClean();
-        await ui.close();
-      };
-      for (const p of pages) {
-        await visit(p.name, `${bosun.url}${p.path}`, async (page) => {
+  /** Opens a page as the run says, checks it, keeps its screenshot; what is wrong with it. */
+  async function check(
+    name: string,
+    url: string,
+    run: (typeof RUNS)[number],
+    ready: (page: Page) => Promise<void>,
+  ): Promise<string[]> {
+    const found: string[] = [];
+    const ui = await openConsole(browser, url, { viewport: run.viewport });
+    const { page } = ui;
+    await page.emulateMedia({ colorScheme: run.theme });
+    await ready(page);
+    // Let the page settle (lists answered, badges drawn) before it is judged.
+    await page.waitForLoadState('networkidle');
+    for (const v of await axeViolations(page)) {
+      found.push(`${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
+    }
+    const overflow = await page.evaluate(() => {
+      const root = (globalThis as unknown as Win).document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    if (overflow > 0) found.push(`the page scrolls sideways by ${overflow} px`);
+    await screenshot(page, `${name}-${run.theme}-${run.viewport.name}`);
+    ui.assertClean();
+    await ui.close();
+    return found;
+  }
+
+  for (const run of RUNS) {
+    const title = (name: string) =>
+      `${name}, ${run.theme} theme, ${run.viewport.name} (${run.viewport.width} px): no axe violation, nothing cut off`;
+    for (const p of PAGES) {
+      test(title(p.name), async () => {
+        const found = await check(p.name, `${bosun.url}${p.path()}`, run, async (page) => {
           await page.getByRole('heading', { level: 1, name: p.ready }).first().waitFor();
           await p.andThen?.(page);
         });
-      }
-      await visit('sign-in', `${oauth.url}/ui/`, (page) => page.getByLabel('Client secret').waitFor());
+        assert.deepEqual(found, []);
+      });
+    }
+    test(title('sign-in'), async () => {
+      const found = await check('sign-in', `${oauth.url}/ui/`, run, (page) =>
+        page.getByLabel('Client secret').waitFor(),
+      );
       assert.deepEqual(found, []);
     });
   }
