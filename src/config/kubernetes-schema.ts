@@ -35,12 +35,8 @@ export const KubernetesConfigSchema = Type.Object(
     }),
     helmPath: Type.String({
       default: 'helm',
-      description: 'the helm binary (a name on PATH or a path); charts need it on the host',
-    }),
-    helmTimeoutMs: Type.Integer({
-      minimum: 1000,
-      default: 600000,
-      description: 'longest run of one helm command',
+      description:
+        'the helm binary (a name on PATH or a path) a refused Helm request reports on; charts are not deployed yet',
     }),
     syncIntervalMs: Type.Integer({
       minimum: 0,

@@ -15,24 +15,12 @@ export interface ObjectRef {
   name: string;
 }
 
-export interface HelmState {
-  release: string;
-  chart: string;
-  /** The chart's values that hold each VDU's replicas (Tacker's helm_value_names). */
-  replicaValues: Record<string, string>;
-  /** helm_parameters of the instantiate, kept for upgrades. */
-  parameters: Record<string, string>;
-  /** The release revision after the last operation. */
-  revision?: number;
-}
-
 export interface KubeState {
   namespace: string;
   tenant: string;
   'lcm-kubernetes-def-files'?: string[];
   vdu_reses: Record<string, Record<string, unknown>>;
   resources: ObjectRef[];
-  helm?: HelmState;
 }
 
 const isMapping = (v: unknown): v is Record<string, unknown> =>
@@ -54,7 +42,6 @@ export function stateOf(info: InstantiatedVnfInfo | undefined): KubeState {
       : {}),
     vdu_reses: m.vdu_reses as Record<string, Record<string, unknown>>,
     resources: Array.isArray(m.resources) ? (m.resources as ObjectRef[]) : [],
-    ...(isMapping(m.helm) ? { helm: m.helm as unknown as HelmState } : {}),
   };
 }
 

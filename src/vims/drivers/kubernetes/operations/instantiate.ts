@@ -10,6 +10,7 @@ import { resourceChanges } from '../../resource-changes.ts';
 import { converge, idsByVdu } from '../converge.ts';
 import { type KubernetesDeps, withClient } from '../deps.ts';
 import { DEF_FILES, defFiles, design } from '../design.ts';
+import { refuseHelm } from '../helm-refusal.ts';
 import { infoOf } from '../info.ts';
 import { type KubeState, refOf } from '../state.ts';
 import { requireWorkloads, stamped } from '../workloads.ts';
@@ -19,6 +20,7 @@ export async function instantiate(
   ctx: OperationContext,
   plan: InstantiatePlan,
 ): Promise<DriverResult> {
+  await refuseHelm(ctx.additionalParams, deps.config.helmPath);
   const files = defFiles(ctx.additionalParams, 'Instantiate');
   const d = await design(deps, ctx, files);
   // As Tacker: a VDU no manifest of the request realises has no VNFCs (a package may hold
