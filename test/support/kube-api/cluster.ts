@@ -205,13 +205,12 @@ export class Cluster {
   ): Obj {
     if (type === 'apply') return this.apply(kind, namespace, name, body, o);
     const old = this.get(kind, namespace, name);
-    const current = o.subresource === 'status' ? old : old;
     let patched: Obj;
-    if (type === 'json') patched = jsonPatch(current, body);
+    if (type === 'json') patched = jsonPatch(old, body);
     else if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
-    } else if (type === 'merge') patched = jsonMergePatch(current, body) as Obj;
-    else patched = strategicMergePatch(current, body as Obj);
+    } else if (type === 'merge') patched = jsonMergePatch(old, body) as Obj;
+    else patched = strategicMergePatch(old, body as Obj);
     // A patch carries a resourceVersion only as a precondition.
     const precondition = (body as Obj)?.metadata?.resourceVersion;
     patched.metadata = { ...patched.metadata, resourceVersion: precondition ?? old.metadata.resourceVersion };

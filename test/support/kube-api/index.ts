@@ -26,7 +26,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -113,7 +113,6 @@ export async function startKubeApi(options: KubeApiOptions = {}): Promise<KubeAp
     '-out',
     'client.pem',
   );
-  const { readFileSync } = await import('node:fs');
   const clientCert = {
     cert: readFileSync(join(pki.dir, 'client.pem'), 'utf8'),
     key: readFileSync(join(pki.dir, 'client.key'), 'utf8'),

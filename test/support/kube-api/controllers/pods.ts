@@ -6,6 +6,7 @@
  * is Terminating until its containers stop (its grace period, shortened for tests), then gone.
  */
 import { randomBytes } from 'node:crypto';
+import type { Cluster } from '../cluster.ts';
 import { nodeIp } from '../nodes.ts';
 import { now, type Obj } from '../store.ts';
 import { type Controller, type Ctx, isActive, NODE, POD, setStatus } from './context.ts';
@@ -21,6 +22,15 @@ const condition = (type: string, status = 'True', extra: Obj = {}) => ({
 
 const pullMessage = (image: string) =>
   `rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/${image}": failed to resolve reference "docker.io/library/${image}": docker.io/library/${image}: not found`;
+
+const pullFailed = (cluster: Cluster, pod: Obj, image: string) =>
+  cluster.event(
+    pod,
+    'Warning',
+    'Failed',
+    `Failed to pull image "${image}": ${pullMessage(image)}`,
+    'kubelet',
+  );
 
 export class PodLifecycle implements Controller {
   private scheduledAt = new Map<string, number>();
@@ -167,13 +177,7 @@ export class PodLifecycle implements Controller {
     for (const c of failing) {
       if (reason === 'ErrImagePull') {
         cluster.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`, 'kubelet');
-        cluster.event(
-          pod,
-          'Warning',
-          'Failed',
-          `Failed to pull image "${c.image}": ${pullMessage(c.image)}`,
-          'kubelet',
-        );
+        pullFailed(cluster, pod, c.image);
         cluster.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull', 'kubelet');
       } else {
         cluster.event(pod, 'Normal', 'BackOff', `Back-off pulling image "${c.image}"`, 'kubelet');
@@ -291,13 +295,7 @@ export class PodLifecycle implements Controller {
         'kubelet',
       );
       if (cluster.failures.pullFails(c.image)) {
-        cluster.event(
-          pod,
-          'Warning',
-          'Failed',
-          `Failed to pull image "${c.image}": ${pullMessage(c.image)}`,
-          'kubelet',
-        );
+        pullFailed(cluster, pod, c.image);
         return {
           ...st,
           image: c.image,
