@@ -16,6 +16,7 @@ import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
 import { registerAlarmAdmin } from './routes/admin/alarms.ts';
 import { registerInfraAdmin } from './routes/admin/infra.ts';
 import { registerAdminSubscriptions } from './routes/admin/subscriptions.ts';
+import { registerVnfdModel } from './routes/admin/vnfd-model.ts';
 import { registerAlertWebhooks } from './routes/alert/index.ts';
 import { registerTackerLegacyVims } from './routes/tacker-legacy/vims.ts';
 import { registerTimeline } from './routes/timeline/index.ts';
@@ -65,7 +66,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       registerTackerLegacyVims,
       registerAlertWebhooks,
     ];
-    const admin = [registerAdminSubscriptions, registerInfraAdmin, registerAlarmAdmin, registerTimeline];
+    const admin = [
+      registerAdminSubscriptions,
+      registerInfraAdmin,
+      registerAlarmAdmin,
+      registerTimeline,
+      registerVnfdModel,
+    ];
     const registrars =
       role === 'worker'
         ? []

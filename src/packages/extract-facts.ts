@@ -9,6 +9,7 @@ import { openZipPackage } from '../vnfd/csar/zip-reader.ts';
 import { readPackage } from '../vnfd/read-package.ts';
 import type { ScannedZip } from '../zip/zip-stream-scan.ts';
 import { failure, invalidPackage } from './failure.ts';
+import { withExcerpts } from './failure-excerpts.ts';
 import type { OnboardedFacts } from './onboarding.ts';
 import type { PackageFileIndex } from './package-record.ts';
 import { vnfdFiles } from './vnfd-files.ts';
@@ -37,7 +38,7 @@ export async function readUploadedPackage(
     zipScan,
   });
   if (!report.valid || !report.vnfd || !report.csar)
-    return { ok: false, problem: invalidPackage(report.diagnostics) };
+    return { ok: false, problem: invalidPackage(await withExcerpts(path, report.diagnostics)) };
   const { vnfd, csar } = report;
   const opened = await openZipPackage(path);
   if (!opened.files) return { ok: false, problem: failure(422, 'The VNF package cannot be reopened.') };

@@ -9,11 +9,9 @@ import { api } from '../api/client.ts';
 import { nextPagePath } from '../api/paging.ts';
 import { type ApiProblem, asProblem } from '../api/problem.ts';
 import { ProblemBox } from './problem-box.tsx';
+import { type Column, Table } from './table.tsx';
 
-export interface Column<T> {
-  header: string;
-  cell: (item: T) => ComponentChildren;
-}
+export type { Column };
 
 export interface PagedListProps<T> {
   /** The list's URL path with its query (filter, fields…), e.g. '/vnflcm/v2/vnf_instances'. */
@@ -70,31 +68,7 @@ export function PagedList<T>(props: PagedListProps<T>) {
       {items === undefined && !error && <p class="muted">Loading…</p>}
       {items?.length === 0 && page === 1 && <div class="empty">{props.empty}</div>}
       {items && items.length > 0 && (
-        <div class="table-scroll">
-          <table>
-            <caption class="visually-hidden">{props.caption}</caption>
-            <thead>
-              <tr>
-                {props.columns.map((c) => (
-                  <th scope="col" key={c.header}>
-                    {c.header}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={props.rowKey(item)}>
-                  {props.columns.map((c) => (
-                    <td key={c.header} data-label={c.header}>
-                      {c.cell(item)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table caption={props.caption} columns={props.columns} rows={items} rowKey={props.rowKey} />
       )}
       {(page > 1 || next) && (
         <nav class="pager" aria-label={`${props.caption} pages`}>

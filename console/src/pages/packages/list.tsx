@@ -4,6 +4,7 @@ import { PACKAGES_PATH, packageBadges, type VnfPkgInfo } from '../../api/sol/pac
 import { Badge } from '../../components/badge.tsx';
 import { PagedList } from '../../components/paged-list.tsx';
 import { Link } from '../../router.tsx';
+import { UploadPanel } from './upload-panel.tsx';
 
 const COLUMNS = [
   {
@@ -26,15 +27,25 @@ const COLUMNS = [
 
 export function PackageListPage() {
   const [refresh, setRefresh] = useState(0);
+  const [uploading, setUploading] = useState(false);
   return (
     <section>
       <div class="toolbar">
         <h1>VNF packages</h1>
         <span class="spacer" />
+        <button
+          type="button"
+          class="primary"
+          aria-expanded={uploading}
+          onClick={() => setUploading(!uploading)}
+        >
+          Upload package
+        </button>
         <button type="button" onClick={() => setRefresh(refresh + 1)}>
           Refresh
         </button>
       </div>
+      {uploading && <UploadPanel />}
       <PagedList<VnfPkgInfo>
         path={`${PACKAGES_PATH}?exclude_default&fields=onboardingFailureDetails`}
         columns={COLUMNS}
