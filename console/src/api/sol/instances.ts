@@ -125,8 +125,13 @@ export interface VnfLcmOpOcc {
   _links: Record<string, { href: string }>;
 }
 
-/** The op occ is over: nothing more will happen unless someone retries or rolls it back. */
-export const FINAL_STATES: readonly OperationState[] = ['COMPLETED', 'FAILED', 'ROLLED_BACK', 'FAILED_TEMP'];
+/** The op occ has stopped: it ended, or waits (FAILED_TEMP) for a retry, rollback or fail. */
+export const RESTING_STATES: readonly OperationState[] = [
+  'COMPLETED',
+  'FAILED',
+  'ROLLED_BACK',
+  'FAILED_TEMP',
+];
 
 /** The VIMs an instance uses, as one line ("sim-default (ETSINFV.SIM…)"). */
 export function vimsOf(instance: VnfInstance): string {

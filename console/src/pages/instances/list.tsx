@@ -4,6 +4,7 @@ import { INSTANCES_PATH, type VnfInstance, vimsOf } from '../../api/sol/instance
 import { Badge } from '../../components/badge.tsx';
 import { PagedList } from '../../components/paged-list.tsx';
 import { Link } from '../../router.tsx';
+import { CreateInstanceForm } from './create-form.tsx';
 
 const COLUMNS = [
   {
@@ -26,15 +27,20 @@ const COLUMNS = [
 
 export function InstanceListPage() {
   const [refresh, setRefresh] = useState(0);
+  const [creating, setCreating] = useState(false);
   return (
     <section>
       <div class="toolbar">
         <h1>VNF instances</h1>
         <span class="spacer" />
+        <button type="button" class="primary" aria-expanded={creating} onClick={() => setCreating(!creating)}>
+          Create instance
+        </button>
         <button type="button" onClick={() => setRefresh(refresh + 1)}>
           Refresh
         </button>
       </div>
+      {creating && <CreateInstanceForm />}
       <PagedList<VnfInstance>
         path={`${INSTANCES_PATH}?fields=vimConnectionInfo,instantiatedVnfInfo/flavourId`}
         columns={COLUMNS}
