@@ -18,7 +18,8 @@ export function Table<T>(props: {
   rowKey: (item: T, index: number) => string;
 }) {
   return (
-    <div class="table-scroll">
+    // Focusable and named: a table wider than the window scrolls in its own box, by keyboard too.
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={props.caption}>
       <table>
         <caption class={props.showCaption ? 'caption' : 'visually-hidden'}>{props.caption}</caption>
         <thead>

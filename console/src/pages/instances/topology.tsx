@@ -87,7 +87,8 @@ export function Topology(props: { info: InstantiatedVnfInfo }) {
     vls.find((vl) => vl.vnfLinkPorts?.some((p) => p.id === portId || p.cpInstanceId === cpId));
 
   return (
-    <figure class="topology-figure">
+    // Focusable: a picture wider than the window scrolls in its own box, by keyboard too.
+    <figure class="topology-figure" tabIndex={0}>
       <svg
         class="topology"
         viewBox={`0 0 ${width} ${height}`}
