@@ -8,6 +8,7 @@
  * additionalParams.k8s_cluster_installation_param.
  */
 import type { BuiltinDriver } from '../driver.ts';
+import { closing } from './context.ts';
 import { healEnd } from './heal-end.ts';
 import { healStart } from './heal-start.ts';
 import { instantiateEnd } from './instantiate-end.ts';
@@ -28,13 +29,13 @@ export const kubernetesClusterDriver: BuiltinDriver = {
     check: checkK8sParams as (v: unknown) => void,
   },
   hooks: {
-    instantiate_end: instantiateEnd,
-    scale_start: scaleStart,
-    scale_end: scaleEnd,
-    heal_start: healStart,
-    heal_end: healEnd,
-    terminate_end: terminateEnd,
-    instantiate_rollback_start: instantiateRollbackStart,
-    scale_rollback_start: scaleRollbackStart,
+    instantiate_end: closing(instantiateEnd),
+    scale_start: closing(scaleStart),
+    scale_end: closing(scaleEnd),
+    heal_start: closing(healStart),
+    heal_end: closing(healEnd),
+    terminate_end: closing(terminateEnd),
+    instantiate_rollback_start: closing(instantiateRollbackStart),
+    scale_rollback_start: closing(scaleRollbackStart),
   },
 };

@@ -47,7 +47,7 @@ function failure(ctx: DriverContext, label: string, err: SshError): BuiltinDrive
   });
 }
 
-/** Opens a session to `target`, runs `work` with it and closes it. */
+/** Runs `work` on `target`, in the hook's session to it (opened on first use, closed by `closing`). */
 export async function onNode<T>(
   ctx: DriverContext,
   target: NodeTarget,
@@ -57,21 +57,24 @@ export async function onNode<T>(
   const known = (given ? knownFingerprint(given) : undefined) ?? target.pinned;
   const { port, ...options } = sshOptions(ctx.ssh, ctx.call.signal, known);
   const progress = ctx.call.progress ?? NO_PROGRESS;
-  let session: SshSession;
-  try {
-    session = await inPhase(
+  const username = target.username ?? ctx.ssh.username;
+  const key = `${username}@${target.address}`;
+  let opening = ctx.sessions.get(key);
+  if (!opening) {
+    opening = inPhase(
       progress,
       `connect to ${target.label} at ${target.address}:${port}`,
       target.vnfcId,
-      () =>
-        connectSsh(
-          target.address,
-          port,
-          { username: target.username ?? ctx.ssh.username, ...ctx.call.secrets },
-          options,
-        ),
+      () => connectSsh(target.address, port, { username, ...ctx.call.secrets }, options),
     );
+    ctx.sessions.set(key, opening);
+  }
+  let session: SshSession;
+  try {
+    session = await opening;
   } catch (err) {
+    // Not kept: the next step may try again (another master, or the same one later).
+    ctx.sessions.delete(key);
     if (err instanceof SshError) throw failure(ctx, target.label, err);
     throw err;
   }
@@ -107,9 +110,5 @@ export async function onNode<T>(
       }
     },
   };
-  try {
-    return await work(shell);
-  } finally {
-    session.close();
-  }
+  return work(shell);
 }
