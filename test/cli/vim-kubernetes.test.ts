@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { http } from '../support/http.ts';
 import { type KubeApi, startKubeApi } from '../support/kube-api/index.ts';
 import { kubectlFor } from '../support/kube-api/kubectl.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -101,6 +102,33 @@ describe('bosun vim register --kubeconfig', () => {
     );
     assert.match(refused.stderr, /Nothing was registered\./);
     assert.doesNotMatch((await bosun(['vim', 'list'])).stdout, /k8s-wrong/);
+  });
+
+  test("Tacker's vim.yaml body for a kubernetes VIM registers after the same check", async () => {
+    const body = (token: string) => ({
+      vim: {
+        name: token === api.token ? 'k8s-tacker' : 'k8s-tacker-wrong',
+        type: 'kubernetes',
+        auth_url: api.url,
+        vim_project: { name: 'default' },
+        auth_cred: { bearer_token: token, ssl_ca_cert: api.caPem },
+        is_default: false,
+      },
+    });
+    const made = await http<{ vim: { id: string; type: string; auth_cred?: Record<string, unknown> } }>(
+      server.url,
+      'POST',
+      '/v1.0/vims.json',
+      { body: body(api.token) },
+    );
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.vim.type, 'kubernetes');
+    assert.ok(!made.text.includes(api.token), 'the token is never returned');
+    const refused = await http<{ detail: string }>(server.url, 'POST', '/v1.0/vims.json', {
+      body: body('wrong'),
+    });
+    assert.equal(refused.status, 422, refused.text);
+    assert.match(refused.text, /Kubernetes GET \/version failed \(HTTP 401\)/);
   });
 
   test('what Bosun cannot use in a kubeconfig is refused by name', async () => {
