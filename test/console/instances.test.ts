@@ -72,7 +72,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => bosun.stop());
 
-    test('create, instantiate, scale out, heal a VNFC and terminate from the forms', async () => {
+    test('create, instantiate, scale out, heal a VNFC, scale to level and terminate from the forms', async () => {
       const ui = await openConsole(browser, `${bosun.url}/ui/instances`);
       const { page } = ui;
       page.on('dialog', (dialog) => void dialog.accept());
@@ -161,6 +161,22 @@ for (const dialect of DIALECTS) {
         { headers: LCM },
       );
       assert.deepEqual(ops.body[0]?.operationParams.vnfcInstanceId, [vnfc.id]);
+
+      // Scale back to level 0 of the aspect, chosen among 0 to its maximum.
+      await runOperation(
+        page,
+        'Scale to level',
+        async () => {
+          const form = page.getByRole('region', { name: 'Scale to level' });
+          await form
+            .getByLabel(new RegExp(`^${aspect.aspectId} \\(now ${aspect.scaleLevel + 1}, at most \\d+\\)`))
+            .selectOption('0');
+          await form.getByRole('button', { name: 'Scale to level' }).click();
+        },
+        'SCALE_TO_LEVEL',
+      );
+      inst = (await instanceOf(bosun, id)).body;
+      assert.equal(inst.instantiatedVnfInfo?.scaleStatus?.[0].scaleLevel, 0);
 
       // Terminate (asks first), then the instance can be deleted.
       await runOperation(

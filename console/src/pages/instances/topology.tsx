@@ -88,6 +88,7 @@ export function Topology(props: { info: InstantiatedVnfInfo }) {
 
   return (
     // Focusable: a picture wider than the window scrolls in its own box, by keyboard too.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
     <figure class="topology-figure" tabIndex={0}>
       <svg
         class="topology"

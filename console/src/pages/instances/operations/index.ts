@@ -9,12 +9,14 @@ import { HealForm } from './heal.tsx';
 import { InstantiateForm } from './instantiate.tsx';
 import { OperateForm } from './operate.tsx';
 import { ScaleForm } from './scale.tsx';
+import { ScaleToLevelForm } from './scale-to-level.tsx';
 import { TerminateForm } from './terminate.tsx';
 import type { OperationSpec } from './types.ts';
 
 export const OPERATIONS: OperationSpec[] = [
   { link: 'instantiate', path: 'instantiate', label: 'Instantiate', Form: InstantiateForm },
   { link: 'scale', path: 'scale', label: 'Scale', Form: ScaleForm },
+  { link: 'scaleToLevel', path: 'scale_to_level', label: 'Scale to level', Form: ScaleToLevelForm },
   { link: 'heal', path: 'heal', label: 'Heal', Form: HealForm },
   { link: 'operate', path: 'operate', label: 'Start / stop', Form: OperateForm },
   { link: 'changeFlavour', path: 'change_flavour', label: 'Change flavour', Form: ChangeFlavourForm },
