@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, afterEach, before, describe, test as nodeTest } from 'node:test';
+import { after, afterEach, before, describe, test as nodeTest, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InstantiatedVnfInfo } from '../../src/sol/instance-model.ts';
 import {
@@ -21,6 +21,7 @@ import type { Vnfd } from '../../src/vnfd/model/vnfd.ts';
 import { EXT_CP, extCpVnfd } from '../lcm/ext-cp-nodes.ts';
 import { twoAspectsVnfd } from '../lcm/two-aspects.ts';
 import { assertConsistent } from './consistency.ts';
+import { lifecycleWalk, type WalkSupport } from './contract-walk.ts';
 import {
   grantFor as bareGrantFor,
   instantiatePlan as barePlan,
@@ -77,6 +78,8 @@ export interface ContractTarget {
    * additionalParams naming the manifests, and the package they are read from).
    */
   contextFields?: Partial<OperationContext>;
+  /** What the walk through every operation on one instance needs (scope `lifecycleWalk`). */
+  walk?: WalkSupport;
 }
 
 /** What a driver does beyond instantiate and terminate, and the faults its VIM can be made to have. */
@@ -100,6 +103,11 @@ export interface SuiteScope {
    * (Kubernetes, as Tacker's driver does); instantiate does not check the granted zone.
    */
   placesInGrantedZone?: boolean;
+  /**
+   * Every operation and its rollback walked through on one instance, the VIM checked after each
+   * step (contract-walk.ts): for VIMs where instances are too dear for one test per operation.
+   */
+  lifecycleWalk?: boolean;
 }
 
 /** Everything: the simulated VIM's scope. */
@@ -165,7 +173,7 @@ export function infraContractSuite(
     afterEach(async () => {
       await t.cleanup?.(created.splice(0));
     });
-    const test = (title: string, fn: () => Promise<void>) =>
+    const test = (title: string, fn: (c: TestContext) => Promise<void>) =>
       nodeTest(title, { timeout: scope.timeoutMs }, fn);
     /** Tests of operations the driver does not have are not part of its contract run. */
     const testIf = (operation: Parameters<SuiteScope['operations']['has']>[0]) =>
@@ -216,6 +224,24 @@ export function infraContractSuite(
 
     const next = (instanceId: string, current: InstantiatedVnfInfo, fields: Partial<OperationContext> = {}) =>
       context(t.vim, vnfd, { instanceId, current, ...t.contextFields, ...fields });
+
+    if (scope.lifecycleWalk) {
+      test('every operation and its rollback: the VIM holds what each step reports', async (c) => {
+        const support = t.walk;
+        assert.ok(support, 'the target gives what the walk needs');
+        await lifecycleWalk({
+          driver: t.driver,
+          vim: t.vim,
+          vnfd,
+          support,
+          resources: async (instanceId) => ids(await t.resources(instanceId)),
+          grantFor: (vnfcIds) => grantFor(vnfcIds, t.zones[0]),
+          plan: (model, flavourId) => instantiatePlan(model, flavourId),
+          created: (instanceId) => void created.push(instanceId),
+          progress: (message) => c.diagnostic(`${new Date().toISOString()} ${message}`),
+        });
+      });
+    }
 
     test('instantiate creates what the plan asks, in the granted zone, tagged, consistent', async () => {
       const { instanceId, plan, ctx, result, info } = await instantiated();
