@@ -3,9 +3,10 @@
  * after it. Any driver can use it: what changed is what differs, so a retried operation reports
  * the whole change, not just what its last attempt did.
  *
- * - VNFCs (by vnfcResourceInfo id): ADDED, REMOVED, or MODIFIED when the compute resource, its
- *   metadata (whatever its key order), its CPs or storages, or its vnfcState changed (a healed VNFC keeps its id and
- *   gets a new compute resource).
+ * - VNFCs (by vnfcResourceInfo id): ADDED, REMOVED, or MODIFIED when the compute resource, a
+ *   metadata key the driver reports (whatever the key order; keys a hook wrote, which a driver's
+ *   read-back does not carry, are no VIM change), its CPs or storages, or its vnfcState changed
+ *   (a healed VNFC keeps its id and gets a new compute resource).
  * - Virtual links (internal and externally managed, by id): ADDED / REMOVED, else
  *   LINK_PORT_ADDED / LINK_PORT_REMOVED entries for their link ports.
  * - Storages (by id): ADDED, REMOVED, or MODIFIED when the storage resource changed.
@@ -30,6 +31,11 @@ const index = <T extends { id: string }>(items: T[] | undefined) =>
   new Map((items ?? []).map((i) => [i.id, i]));
 /** Key order aside: the engine keeps hook-written metadata keys ahead of the driver's own. */
 const json = (v: unknown) => canonicalJson(v ?? null);
+
+/** Only the keys the driver's read-back holds: a management driver's keys are not the VIM's. */
+function metadataChanged(was?: Record<string, unknown>, now?: Record<string, unknown>): boolean {
+  return Object.keys(now ?? {}).some((key) => json(was?.[key]) !== json(now?.[key]));
+}
 
 function cpKey(cp: VnfcCpInfo): string {
   return json([cp.cpdId, cp.vnfExtCpId, cp.vnfLinkPortId, cp.cpProtocolInfo]);
@@ -76,7 +82,7 @@ function vnfcChanges(before?: InstantiatedVnfInfo, after?: InstantiatedVnfInfo):
     );
     const changed =
       json(was.computeResource) !== json(v.computeResource) ||
-      json(was.metadata) !== json(v.metadata) ||
+      metadataChanged(was.metadata, v.metadata) ||
       was.zoneId !== v.zoneId ||
       cpIds.length > 0 ||
       added.length > 0 ||
