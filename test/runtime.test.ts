@@ -26,6 +26,7 @@ for (const dialect of DIALECTS) {
         'notification delivery',
         'LCM runner',
         'fault management',
+        'drift sync',
       ]);
       const stopping = runtime.stop();
       assert.equal(runtime.stop(), stopping);
