@@ -70,7 +70,7 @@ for (const dialect of DIALECTS) {
 
       // From the list (filtered by operation) to the operation.
       await page.getByRole('link', { name: 'Operations' }).click();
-      await page.getByLabel('Operation').selectOption('INSTANTIATE');
+      await page.getByRole('combobox', { name: /^Operation/ }).selectOption('INSTANTIATE');
       await page.getByRole('link', { name: `INSTANTIATE ${opId}` }).click();
       const timeline = page.getByRole('list', { name: 'Operation timeline' });
       await timeline.getByText('Operation FAILED_TEMP').waitFor();
