@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { InfraError } from '../../../src/vims/contract.ts';
+import { orderAffinityMembers } from '../../../src/vims/drivers/openstack/templates/affinity-order.ts';
 import { readBaseHot } from '../../../src/vims/drivers/openstack/templates/base-hot.ts';
 import { buildStack } from '../../../src/vims/drivers/openstack/templates/build-stack.ts';
 import type {
@@ -301,7 +302,13 @@ describe('BaseHOT of a Tacker sample with default UserData (one scaling group pe
       VDU1_scale_group: [vnfcs[0]?.id, vnfcs[1]?.id],
       VDU2: [vnfcs[2]?.id],
     });
-    assert.deepEqual(built.template, source.template, 'the template itself stays as written');
+    // As written, but for VDU2 built after the group it shares the affinity server group with.
+    const expected = structuredClone(source.template) as {
+      resources: Record<string, Record<string, unknown>>;
+    };
+    assert.ok(expected.resources.VDU2);
+    expected.resources.VDU2.depends_on = ['VDU1_scale_group'];
+    assert.deepEqual(built.template, expected, 'the template itself stays as written');
   });
 
   test("a scale out grows the group on the existing VNFCs' values, not the new VNFC's grant", async () => {
@@ -536,5 +543,28 @@ describe('a template generated from the VNFD', () => {
     const bare = JSON.parse(unlinked.files['VDU1.yaml'] ?? '{}');
     // Nova needs networks past microversion 2.36: a server without ports asks for none.
     assert.deepEqual(bare.resources.VDU1.properties.networks, [{ allocate_network: 'none' }]);
+  });
+});
+
+describe('affinity server groups of a BaseHOT', () => {
+  test('the members of one affinity group are built one after another, oldest first; others are not ordered', () => {
+    const template = {
+      resources: {
+        together: { type: 'OS::Nova::ServerGroup', properties: { policies: ['affinity'] } },
+        apart: { type: 'OS::Nova::ServerGroup', properties: { policies: ['anti-affinity'] } },
+        a: { type: 'VDU1.yaml', properties: { affinity: { get_resource: 'together' } } },
+        b: { type: 'VDU1.yaml', properties: { affinity: { get_resource: 'together' } }, depends_on: 'net' },
+        c: { type: 'VDU2.yaml', properties: { hints: [{ group: { get_resource: 'together' } }] } },
+        d: { type: 'VDU3.yaml', properties: { group: { get_resource: 'apart' } } },
+        e: { type: 'VDU3.yaml', properties: { group: { get_resource: 'apart' } } },
+      },
+    };
+    orderAffinityMembers(template);
+    const r = template.resources as Record<string, { depends_on?: unknown }>;
+    assert.equal(r.a?.depends_on, undefined);
+    assert.deepEqual(r.b?.depends_on, ['net', 'a']);
+    assert.deepEqual(r.c?.depends_on, ['b']);
+    assert.equal(r.d?.depends_on, undefined, 'anti-affinity members are built at once');
+    assert.equal(r.e?.depends_on, undefined);
   });
 });

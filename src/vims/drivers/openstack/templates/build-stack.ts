@@ -3,6 +3,7 @@
  * create or update takes. The same path serves a package's BaseHOT and a template generated from
  * the VNFD (generate-hot.ts), so both get Tacker's UserData semantics.
  */
+import { orderAffinityMembers } from './affinity-order.ts';
 import type { StackBuild, StackDesign } from './design.ts';
 import { applyExtManagedVls } from './ext-managed-vls.ts';
 import { chooseLayout, layPerVdu, layPerVnfc } from './layout.ts';
@@ -13,6 +14,7 @@ export function buildStack(design: StackDesign): StackBuild {
   const layout = chooseLayout(design);
   const laid = layout === 'per-vnfc' ? layPerVnfc(design) : layPerVdu(design);
   const template = applyExtManagedVls(laid.template, design.extManagedVirtualLinks);
+  orderAffinityMembers(template);
   const nfv = new NfvFiller(design, laid.keys).fill(nfvPaths(template));
   return {
     template,
