@@ -13,6 +13,9 @@ import { testPrefix } from '../../support/mini-openstack.ts';
 import { context, flavourOf, instantiatePlan } from '../plans.ts';
 import { type Fixture, openStackFixture } from './driver-fixture.ts';
 
+/** Each change and its rollback take about a minute on an idle cloud, several on a busy CI machine. */
+const TIMEOUT = { timeout: 600_000 };
+
 describe('OpenStack driver: changes and their rollbacks', () => {
   let f: Fixture;
   const prefix = testPrefix('changes');
@@ -30,74 +33,84 @@ describe('OpenStack driver: changes and their rollbacks', () => {
     }
   });
 
-  test('change external connectivity moves the external ports to the new network; rollback moves them back', async () => {
-    const plan = f.plan();
-    const { instanceId, info } = await f.instantiate(plan);
-    const net = await f.client.neutron.createNetwork({ name: `${prefix}-ext` });
-    networks.push(net.id);
-    await f.client.neutron.createSubnet({ name: `${prefix}-ext`, networkId: net.id, cidr: '10.77.0.0/24' });
-    const [link] = plan.extVirtualLinks;
-    assert.ok(link);
-    const ctx = f.next(instanceId, info);
-    const result = await f.driver.changeExtConn(ctx, { extVirtualLinks: [{ ...link, resourceId: net.id }] });
-    const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
-    await f.matches(instanceId, out);
-    const extPorts = (out.extVirtualLinkInfo ?? []).flatMap((e) => e.extLinkPorts ?? []);
-    assert.ok(extPorts.length > 0);
-    for (const p of extPorts) assert.equal((await f.client.neutron.port(p.id))?.network_id, net.id);
-    assert.ok(result.changes.affectedExtLinkPorts.some((p) => p.changeType === 'ADDED'));
+  test(
+    'change external connectivity moves the external ports to the new network; rollback moves them back',
+    TIMEOUT,
+    async () => {
+      const plan = f.plan();
+      const { instanceId, info } = await f.instantiate(plan);
+      const net = await f.client.neutron.createNetwork({ name: `${prefix}-ext` });
+      networks.push(net.id);
+      await f.client.neutron.createSubnet({ name: `${prefix}-ext`, networkId: net.id, cidr: '10.77.0.0/24' });
+      const [link] = plan.extVirtualLinks;
+      assert.ok(link);
+      const ctx = f.next(instanceId, info);
+      const result = await f.driver.changeExtConn(ctx, {
+        extVirtualLinks: [{ ...link, resourceId: net.id }],
+      });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      await f.matches(instanceId, out);
+      const extPorts = (out.extVirtualLinkInfo ?? []).flatMap((e) => e.extLinkPorts ?? []);
+      assert.ok(extPorts.length > 0);
+      for (const p of extPorts) assert.equal((await f.client.neutron.port(p.id))?.network_id, net.id);
+      assert.ok(result.changes.affectedExtLinkPorts.some((p) => p.changeType === 'ADDED'));
 
-    const rolledBack = await f.driver.rollback(ctx, 'CHANGE_EXT_CONN');
-    const back = rolledBack.instantiatedVnfInfo as InstantiatedVnfInfo;
-    await f.matches(instanceId, back);
-    for (const p of (back.extVirtualLinkInfo ?? []).flatMap((e) => e.extLinkPorts ?? [])) {
-      assert.equal((await f.client.neutron.port(p.id))?.network_id, f.network);
-    }
-    assert.deepEqual(
-      back.vnfcResourceInfo?.map((v) => v.computeResource.resourceId),
-      info.vnfcResourceInfo?.map((v) => v.computeResource.resourceId),
-      'the same servers',
-    );
-  });
+      const rolledBack = await f.driver.rollback(ctx, 'CHANGE_EXT_CONN');
+      const back = rolledBack.instantiatedVnfInfo as InstantiatedVnfInfo;
+      await f.matches(instanceId, back);
+      for (const p of (back.extVirtualLinkInfo ?? []).flatMap((e) => e.extLinkPorts ?? [])) {
+        assert.equal((await f.client.neutron.port(p.id))?.network_id, f.network);
+      }
+      assert.deepEqual(
+        back.vnfcResourceInfo?.map((v) => v.computeResource.resourceId),
+        info.vnfcResourceInfo?.map((v) => v.computeResource.resourceId),
+        'the same servers',
+      );
+    },
+  );
 
-  test('change package rebuilds the named VNFCs on the new image in place; rollback restores the old image', async () => {
-    const { instanceId, info } = await f.instantiate();
-    const image = await f.client.glance.createImage({
-      name: `${prefix}-image`,
-      diskFormat: 'raw',
-      containerFormat: 'bare',
-    });
-    images.push(image.id);
-    await f.client.glance.upload(image.id, Readable.from([Buffer.alloc(4096)]));
-    const vdu1 = (info.vnfcResourceInfo ?? []).filter((v) => v.vduId === 'VDU1');
-    const ctx = f.next(instanceId, info, {
-      grant: {
-        ...f.grant([]),
-        softwareImages: { VDU1: image.id, VDU2: f.grant([]).softwareImages.VDU2 as string },
-      },
-    });
-    const result = await f.driver.changeVnfpkg(ctx, {
-      vnfdId: f.vnfd.vnf.descriptorId,
-      vnfd: f.vnfd,
-      vnfcs: vdu1.map((v) => v.id),
-    });
-    const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
-    await f.matches(instanceId, out);
-    for (const v of out.vnfcResourceInfo ?? []) {
-      const was = info.vnfcResourceInfo?.find((x) => x.id === v.id);
-      assert.equal(v.computeResource.resourceId, was?.computeResource.resourceId, 'rebuilt in place');
-      assert.equal(v.metadata?.image === image.id, v.vduId === 'VDU1', `image of ${v.id}`);
-    }
-    assert.deepEqual(
-      result.changes.affectedVnfcs.map((v) => [v.id, v.changeType]).sort(),
-      vdu1.map((v) => [v.id, 'MODIFIED']).sort(),
-    );
-    const rolledBack = await f.driver.rollback(ctx, 'CHANGE_VNFPKG');
-    assert.deepEqual(rolledBack.instantiatedVnfInfo, info);
-    await f.matches(instanceId, info);
-  });
+  test(
+    'change package rebuilds the named VNFCs on the new image in place; rollback restores the old image',
+    TIMEOUT,
+    async () => {
+      const { instanceId, info } = await f.instantiate();
+      const image = await f.client.glance.createImage({
+        name: `${prefix}-image`,
+        diskFormat: 'raw',
+        containerFormat: 'bare',
+      });
+      images.push(image.id);
+      await f.client.glance.upload(image.id, Readable.from([Buffer.alloc(4096)]));
+      const vdu1 = (info.vnfcResourceInfo ?? []).filter((v) => v.vduId === 'VDU1');
+      const ctx = f.next(instanceId, info, {
+        grant: {
+          ...f.grant([]),
+          softwareImages: { VDU1: image.id, VDU2: f.grant([]).softwareImages.VDU2 as string },
+        },
+      });
+      const result = await f.driver.changeVnfpkg(ctx, {
+        vnfdId: f.vnfd.vnf.descriptorId,
+        vnfd: f.vnfd,
+        vnfcs: vdu1.map((v) => v.id),
+      });
+      const out = result.instantiatedVnfInfo as InstantiatedVnfInfo;
+      await f.matches(instanceId, out);
+      for (const v of out.vnfcResourceInfo ?? []) {
+        const was = info.vnfcResourceInfo?.find((x) => x.id === v.id);
+        assert.equal(v.computeResource.resourceId, was?.computeResource.resourceId, 'rebuilt in place');
+        assert.equal(v.metadata?.image === image.id, v.vduId === 'VDU1', `image of ${v.id}`);
+      }
+      assert.deepEqual(
+        result.changes.affectedVnfcs.map((v) => [v.id, v.changeType]).sort(),
+        vdu1.map((v) => [v.id, 'MODIFIED']).sort(),
+      );
+      const rolledBack = await f.driver.rollback(ctx, 'CHANGE_VNFPKG');
+      assert.deepEqual(rolledBack.instantiatedVnfInfo, info);
+      await f.matches(instanceId, info);
+    },
+  );
 
-  test('change flavour reshapes the VNF into the other flavour; rollback restores it', async () => {
+  test('change flavour reshapes the VNF into the other flavour; rollback restores it', TIMEOUT, async () => {
     // The sample's flavour twice: `big` runs VDU1 on m1.small.
     const simple = flavourOf(f.vnfd);
     const two: Vnfd = { ...f.vnfd, flavours: [...f.vnfd.flavours, { ...simple, flavourId: 'big' }] };
