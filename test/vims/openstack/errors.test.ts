@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openStackMessage, statusError } from '../../../src/vims/drivers/openstack/client/errors.ts';
+import type { Stack, StackEvent } from '../../../src/vims/drivers/openstack/client/heat.ts';
+import { failureCause } from '../../../src/vims/drivers/openstack/stack-failure.ts';
 
 const CASES: { name: string; body: string; message: string }[] = [
   {
@@ -61,4 +63,36 @@ test('"No valid host was found" is NO_VALID_HOST whatever the status', () => {
 test('a huge error body is clipped', () => {
   const message = openStackMessage(Buffer.from(JSON.stringify({ error: { message: 'x'.repeat(10_000) } })));
   assert.ok(message.length <= 601);
+});
+
+test('a failed stack update is blamed on the failure that caused it: not an earlier action, not a resource Heat cancelled', () => {
+  const stack: Stack = {
+    id: 's1',
+    name: 'vnf-1',
+    stack_name: 'vnf-1',
+    stack_status: 'UPDATE_FAILED',
+    creation_time: '2026-11-25T20:30:00Z',
+    updated_time: '2026-11-25T20:30:40Z',
+  };
+  const event = (name: string, at: string, reason: string): StackEvent => ({
+    id: `${name}-${at}`,
+    resource_name: name,
+    resource_status: 'UPDATE_FAILED',
+    resource_status_reason: reason,
+    event_time: at,
+  });
+  const noHost =
+    'resources.VDU1-b: Resource CREATE failed: ResourceInError: resources.VDU1: Went to status ERROR due to "Message: No valid host was found. , Code: 500"';
+  const events = [
+    event('VDU1-a', '2026-11-25T20:30:31Z', 'an earlier action failed here'),
+    event('VDU1-b', '2026-11-25T20:30:41Z', noHost),
+    event('VDU1-a', '2026-11-25T20:30:42Z', 'resources.VDU1-a: Stack UPDATE cancelled'),
+    event('vnf-1', '2026-11-25T20:30:42Z', 'Resource UPDATE failed: the stack itself'),
+  ];
+  assert.equal(failureCause(stack, events)?.resource_status_reason, noHost);
+  // With only cancellations in this action, one of them is still better than an older action's.
+  assert.equal(failureCause(stack, [events[0], events[2]])?.resource_name, 'VDU1-a');
+  assert.equal(failureCause(stack, [events[0], events[2]])?.event_time, '2026-11-25T20:30:42Z');
+  // Nothing from this action: the newest failure Heat has.
+  assert.equal(failureCause(stack, [events[0]])?.event_time, '2026-11-25T20:30:31Z');
 });

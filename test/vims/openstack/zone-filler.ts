@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OpenStackClient } from '../../../src/vims/drivers/openstack/client/client.ts';
+import { findEndpoint } from '../../../src/vims/drivers/openstack/client/keystone.ts';
 
 /** Largest first; the last is the smallest a test's VNFC uses. */
 const SIZES = ['m1.xlarge', 'm1.large', 'm1.medium', 'm1.small', 'm1.tiny'];
@@ -50,11 +51,34 @@ export class ZoneFiller {
     for (const id of mine) {
       while (await this.#client.nova.server(id)) await sleep(200);
     }
+    // Nova answers 404 for a deleted server before its compute frees the server's allocations
+    // in Placement; until then the scheduler still sees the zone full.
+    for (const id of mine) {
+      while (await this.#allocated(id)) await sleep(200);
+    }
     this.#servers.delete(zone);
   }
 
   async emptyAll(): Promise<void> {
     for (const zone of [...this.#servers.keys()]) await this.empty(zone);
+  }
+
+  async #allocated(serverId: string): Promise<boolean> {
+    const session = this.#client.session;
+    const token = await session.token();
+    const found = findEndpoint(
+      token.catalog,
+      'placement',
+      session.credentials.interface,
+      session.credentials.region,
+    );
+    if ('missing' in found) throw new Error(`mini-openstack has no Placement endpoint: ${found.missing}`);
+    const res = await fetch(`${found.url.replace(/\/+$/, '')}/allocations/${serverId}`, {
+      headers: { 'x-auth-token': token.value, accept: 'application/json' },
+    });
+    if (!res.ok) throw new Error(`Placement allocations of ${serverId}: HTTP ${res.status}`);
+    const body = (await res.json()) as { allocations: Record<string, unknown> };
+    return Object.keys(body.allocations).length > 0;
   }
 
   async #settled(id: string): Promise<string> {
