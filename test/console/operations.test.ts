@@ -138,6 +138,13 @@ for (const dialect of DIALECTS) {
       const task = (name: string) => page.getByRole('button', { name, exact: true });
       await timeline.getByText('Step infra started').waitFor();
       await page.locator('dl.facts').getByText('PROCESSING', { exact: true }).waitFor();
+      // The step has reached the hung call (its fault taken): Cancel now aborts that call, and
+      // no fault is left armed to hang the next test's instantiate.
+      for (;;) {
+        const pending = await http<unknown[]>(bosun.url, 'GET', '/bosun/v1/sim/faults');
+        if (pending.body.length === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       assert.equal(await task('Cancel').isEnabled(), true);
       assert.equal(await task('Cancel now').isEnabled(), true);
       assert.equal(
