@@ -25,23 +25,27 @@ export const clientUrl = (s: ClusterSettings, address: string) =>
 const ctl = (endpoint: string, timeoutS = 10) =>
   `ETCDCTL_API=3 etcdctl --endpoints=${endpoint} --dial-timeout=1s --command-timeout=${timeoutS}s`;
 
+/**
+ * etcd refuses a membership change while the cluster is not yet healthy (a member started or
+ * reconnected less than five seconds before, as after the previous heal): the change is tried
+ * again while that is the answer, up to a minute; any other answer fails at once.
+ */
+const whileUnhealthy = (command: string) =>
+  [
+    `for i in $(seq 1 60); do`,
+    `  if out=$(${command} 2>&1); then echo "$out"; exit 0; fi`,
+    `  case "$out" in *"unhealthy cluster"*) sleep 1 ;; *) echo "$out" >&2; exit 1 ;; esac`,
+    `done`,
+    `echo "$out" >&2; exit 1`,
+  ].join('\n');
+
 export const etcdCommands = {
   // Short: a member that is down must not hold the search for a healthy one.
   health: (endpoint: string) => `${ctl(endpoint, 3)} endpoint health`,
   memberList: (endpoint: string) => `${ctl(endpoint)} member list -w simple`,
-  memberRemove: (endpoint: string, id: string) => `${ctl(endpoint)} member remove ${id}`,
-  /**
-   * etcd refuses a member while the cluster is not yet healthy (a member started less than five
-   * seconds before): the add is tried again while that is the answer, up to a minute.
-   */
+  memberRemove: (endpoint: string, id: string) => whileUnhealthy(`${ctl(endpoint)} member remove ${id}`),
   memberAdd: (endpoint: string, name: string, peer: string) =>
-    [
-      `for i in $(seq 1 60); do`,
-      `  if out=$(${ctl(endpoint)} member add ${name} --peer-urls=${peer} 2>&1); then echo "$out"; exit 0; fi`,
-      `  case "$out" in *"unhealthy cluster"*) sleep 1 ;; *) echo "$out" >&2; exit 1 ;; esac`,
-      `done`,
-      `echo "$out" >&2; exit 1`,
-    ].join('\n'),
+    whileUnhealthy(`${ctl(endpoint)} member add ${name} --peer-urls=${peer}`),
   /**
    * Starts the member `name` in the background unless it already answers, and waits until it is
    * healthy. `fresh` first removes data left by an earlier member of that name (a replaced node's
