@@ -2,6 +2,7 @@
  * The parts of SOL003 v3.3.1 VnfInstance and VnfLcmOpOcc (as /vnflcm/v2 answers them) the
  * console reads.
  */
+import type { OperationState } from '../../../../src/sol/lcm-operations.ts';
 import type { ProblemDetails } from '../problem.ts';
 
 export const INSTANCES_PATH = '/vnflcm/v2/vnf_instances';
@@ -103,14 +104,7 @@ export interface VnfInstance {
   _links: Record<string, { href: string }>;
 }
 
-export type OperationState =
-  | 'STARTING'
-  | 'PROCESSING'
-  | 'COMPLETED'
-  | 'FAILED_TEMP'
-  | 'FAILED'
-  | 'ROLLING_BACK'
-  | 'ROLLED_BACK';
+export type { OperationState };
 
 export interface VnfLcmOpOcc {
   id: string;

@@ -4,6 +4,7 @@
  * its live timeline.
  */
 import { useState } from 'preact/hooks';
+import { OPERATION_STATES, OPERATIONS } from '../../../../src/sol/lcm-operations.ts';
 import { PagedList } from '../../components/paged-list.tsx';
 import { Link } from '../../router.tsx';
 import { OpStateBadge } from './state-badge.tsx';
@@ -20,28 +21,6 @@ export interface OpOcc {
   error?: { status?: number; title?: string; detail?: string };
   _links?: Record<string, { href: string } | undefined>;
 }
-
-export const OP_STATES = [
-  'STARTING',
-  'PROCESSING',
-  'COMPLETED',
-  'FAILED_TEMP',
-  'FAILED',
-  'ROLLING_BACK',
-  'ROLLED_BACK',
-];
-const OPERATIONS = [
-  'INSTANTIATE',
-  'SCALE',
-  'SCALE_TO_LEVEL',
-  'CHANGE_FLAVOUR',
-  'TERMINATE',
-  'HEAL',
-  'OPERATE',
-  'CHANGE_EXT_CONN',
-  'MODIFY_INFO',
-  'CHANGE_VNFPKG',
-];
 
 /** The columns of a major's list; an operation links to its page in that major. */
 const columnsOf = (major: LcmMajor) => [
@@ -84,7 +63,7 @@ function listPath(major: LcmMajor, state: string, operation: string): string {
   return `/vnflcm/${major}/vnf_lcm_op_occs${terms.length ? `?filter=${encodeURIComponent(terms.join(';'))}` : ''}`;
 }
 
-function Choice(props: { label: string; value: string; set: (v: string) => void; options: string[] }) {
+function Choice(props: { label: string; value: string; set: (v: string) => void; options: readonly string[] }) {
   return (
     <label>
       {props.label}{' '}
@@ -120,7 +99,7 @@ export function OperationListPage() {
             ))}
           </select>
         </label>
-        <Choice label="State" value={state} set={setState} options={OP_STATES} />
+        <Choice label="State" value={state} set={setState} options={OPERATION_STATES} />
         <Choice label="Operation" value={operation} set={setOperation} options={OPERATIONS} />
         <button type="button" onClick={() => setRefresh(refresh + 1)}>
           Refresh
