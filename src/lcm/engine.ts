@@ -18,7 +18,7 @@ import type { EngineDeps } from './engine-deps.ts';
 import { CancelledError, LeaseLost, problemOf } from './errors.ts';
 import { withHookChanges } from './hook-changes.ts';
 import { lcmLinks } from './links.ts';
-import type { CancelMode } from './model.ts';
+import type { CancelMode, VnfInstanceRecord } from './model.ts';
 import { OPERATION_DEFS } from './operations/index.ts';
 import { loadLcmPackage, refreshUsage } from './packages.ts';
 import { compensate, runForward, type SagaControl, StepFailed } from './saga/runner.ts';
@@ -312,6 +312,7 @@ async function rollback(run: Run): Promise<void> {
     await run.timeline.flush();
     const recorded = progress.outputs['rollback-infra'];
     const done = await transition(run.deps.db, run.store, {
+      ...restoredInstance(run),
       opOccId: run.opOcc.id,
       from: ['ROLLING_BACK'],
       owner: run.owner,
@@ -327,6 +328,22 @@ async function rollback(run: Run): Promise<void> {
   } catch (err) {
     await failedStep(run, 'rollback-end-hook', err);
   }
+}
+
+/**
+ * The instance as the rollback left it: the instantiatedVnfInfo the driver restored, when it read
+ * one back and the instance is still instantiated (its scale status stays the recorded one).
+ */
+function restoredInstance(run: Run): { instance?: VnfInstanceRecord } {
+  const info = run.progress.outputs['rollback-info'];
+  const before = run.instance.instantiatedVnfInfo;
+  if (!info || !before || run.instance.instantiationState !== 'INSTANTIATED') return {};
+  const instantiatedVnfInfo = {
+    ...info,
+    scaleStatus: before.scaleStatus,
+    maxScaleLevels: before.maxScaleLevels,
+  };
+  return { instance: { ...run.instance, instantiatedVnfInfo } };
 }
 
 export type { CancelMode };

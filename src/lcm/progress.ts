@@ -4,7 +4,7 @@
  */
 
 import type { HookOutput } from '../drivers/mgmt/hook-contract.ts';
-import type { ResourceChanges } from '../sol/instance-model.ts';
+import type { InstantiatedVnfInfo, ResourceChanges } from '../sol/instance-model.ts';
 import type { StoredVimConnection } from '../vims/connection-info.ts';
 import type { DriverResult } from '../vims/contract.ts';
 import type { AcceptFacts, Planned } from './operation-def.ts';
@@ -37,6 +37,8 @@ export type StepOutputs = {
   'end-hook'?: HookStepOutput;
   /** What the rollback of the infra step undid. */
   'rollback-infra'?: ResourceChanges;
+  /** The instantiatedVnfInfo the rollback of the infra step restored, as the VIM shows it. */
+  'rollback-info'?: InstantiatedVnfInfo;
 };
 
 export interface Progress {

@@ -85,6 +85,8 @@ async function undo(run: Run): Promise<void> {
   const { ctx, driver } = await operationContext(run);
   const result = await driver.rollback(ctx, decision.as);
   run.progress.outputs['rollback-infra'] = result.changes;
+  // A VIM may restore with new resources (Kubernetes rolls back to new pods): the record follows.
+  if (result.instantiatedVnfInfo) run.progress.outputs['rollback-info'] = result.instantiatedVnfInfo;
 }
 
 export const infraStep = defineStep<Run, 'infra'>({ name: 'infra', invoke: infra, compensate: undo });
