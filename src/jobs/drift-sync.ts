@@ -3,6 +3,7 @@
  * instance no operation holds, of every LCM major, read back from its VIM by lcm/sync.ts (only
  * drivers whose VIM changes instances by itself answer). Idempotent, so every worker process
  * runs it; one instance whose VIM cannot be reached is logged and the others are still synced.
+ * A change is recorded, with its notifications, as an automatically invoked MODIFY_INFO op occ.
  */
 import type { Logger } from 'pino';
 import { LCM_STORES } from '../lcm/store.ts';
@@ -30,7 +31,11 @@ async function syncLook(deps: JobDeps, logger: Logger): Promise<void> {
       for (const { id } of rows) {
         try {
           const outcome = await syncInstance(deps, store, id);
-          if (outcome.synced) logger.info({ vnfInstanceId: id }, 'instance synced with its VIM');
+          if (outcome.synced)
+            logger.info(
+              { vnfInstanceId: id, vnfLcmOpOccId: outcome.vnfLcmOpOccId },
+              'instance synced with its VIM',
+            );
         } catch (error) {
           logger.warn({ vnfInstanceId: id, err: error }, 'drift sync of an instance failed');
         }

@@ -3,16 +3,17 @@
  * pods), through its driver's `sync`, and its instantiatedVnfInfo rewritten when the VIM shows
  * something else. Only an INSTANTIATED instance no operation holds (an operation, or a
  * FAILED_TEMP one waiting for retry or rollback, is changing it: as Tacker skips those), written
- * only if no operation took it meanwhile (one conditional update on its version). The write sends
- * no LCM notification: no operation occurred, and Tacker's sync sends none either.
+ * only if no operation took it meanwhile. The change is recorded as an automatically invoked
+ * MODIFY_INFO op occ with its notifications, in the same transaction (lcm/drift-record.ts).
  */
 import type { InstantiatedVnfInfo } from '../sol/instance-model.ts';
 import type { Database } from '../store/db/database.ts';
 import type { VimAccess } from '../vims/access.ts';
+import { recordDrift } from './drift-record.ts';
 import { LCM_STORES, type LcmStore } from './store.ts';
 
 export type SyncOutcome =
-  | { synced: true; instantiatedVnfInfo: InstantiatedVnfInfo }
+  | { synced: true; instantiatedVnfInfo: InstantiatedVnfInfo; vnfLcmOpOccId: string }
   | { synced: false; reason: 'UNCHANGED' | 'NOT_INSTANTIATED' | 'BUSY' | 'NOT_SUPPORTED' };
 
 export interface SyncDeps {
@@ -41,17 +42,7 @@ export async function syncInstance(deps: SyncDeps, store: LcmStore, id: string):
   if (!driver.sync) return { synced: false, reason: 'NOT_SUPPORTED' };
   const next = await driver.sync(connection, instance.id, info);
   if (!next) return { synced: false, reason: 'UNCHANGED' };
-  const written = await deps.db.kysely
-    .updateTable(store.instances)
-    .set({
-      instantiated_vnf_info: JSON.stringify(next),
-      updated_at: new Date().toISOString(),
-      version: instance.version + 1,
-    })
-    .where('id', '=', instance.id)
-    .where('version', '=', instance.version)
-    .where('busy_op_occ_id', 'is', null)
-    .executeTakeFirst();
-  if (Number(written.numUpdatedRows) !== 1) return { synced: false, reason: 'BUSY' };
-  return { synced: true, instantiatedVnfInfo: next };
+  const recorded = await recordDrift(deps.db, store, instance, next);
+  if (!recorded) return { synced: false, reason: 'BUSY' };
+  return { synced: true, instantiatedVnfInfo: next, vnfLcmOpOccId: recorded.id };
 }

@@ -3,6 +3,8 @@ import type { ApiClient } from './client.ts';
 
 export interface SyncOutcome {
   synced: boolean;
+  /** The automatically invoked MODIFY_INFO op occ recording the change. */
+  vnfLcmOpOccId?: string;
   reason?: 'UNCHANGED' | 'NOT_INSTANTIATED' | 'BUSY' | 'NOT_SUPPORTED';
   instantiatedVnfInfo?: {
     vnfcResourceInfo?: { id: string; vduId: string; computeResource: { resourceId: string } }[];

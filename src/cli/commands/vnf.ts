@@ -537,7 +537,9 @@ function registerSync(vnf: Command): void {
           say(`VNF instance ${id} unchanged: ${SYNC_REASONS[outcome.reason ?? ''] ?? outcome.reason}`);
           return;
         }
-        say(`VNF instance ${id} synced with its VIM`);
+        say(
+          `VNF instance ${id} synced with its VIM (recorded by LCM operation occurrence ${outcome.vnfLcmOpOccId})`,
+        );
         printTable(
           (outcome.instantiatedVnfInfo?.vnfcResourceInfo ?? []).map((v) => ({
             vnfc: v.id,

@@ -2,7 +2,8 @@
  * The drift sync on demand (admin only: the bosun:admin scope when authentication is on), what
  * `bosun vnf sync ID` calls:
  *   POST /bosun/v1/vnf_instances/{id}/sync   the instance read back from its VIM now
- * 200 with `synced` (and the new instantiatedVnfInfo) or the reason nothing changed:
+ * 200 with `synced` (the new instantiatedVnfInfo and vnfLcmOpOccId, the MODIFY_INFO op occ that
+ * records the change) or the reason nothing changed:
  * UNCHANGED, NOT_INSTANTIATED, BUSY (an operation holds it), NOT_SUPPORTED (its VIM changes
  * nothing by itself). The periodic sync (kubernetes.syncIntervalMs) does the same.
  */
