@@ -331,19 +331,22 @@ async function rollback(run: Run): Promise<void> {
 }
 
 /**
- * The instance as the rollback left it: the instantiatedVnfInfo the driver restored, when it read
- * one back and the instance is still instantiated (its scale status stays the recorded one).
+ * The instance as the rollback left it: when the driver restored the VNFCs on other resources
+ * than recorded (Kubernetes rolls back to new pods), their vnfcResourceInfo as it read them back;
+ * the rest stays as recorded before the operation (a VIM that restores the same servers changes
+ * nothing here).
  */
 function restoredInstance(run: Run): { instance?: VnfInstanceRecord } {
-  const info = run.progress.outputs['rollback-info'];
+  const restored = run.progress.outputs['rollback-info']?.vnfcResourceInfo;
   const before = run.instance.instantiatedVnfInfo;
-  if (!info || !before || run.instance.instantiationState !== 'INSTANTIATED') return {};
-  const instantiatedVnfInfo = {
-    ...info,
-    scaleStatus: before.scaleStatus,
-    maxScaleLevels: before.maxScaleLevels,
-  };
-  return { instance: { ...run.instance, instantiatedVnfInfo } };
+  if (!restored || !before || run.instance.instantiationState !== 'INSTANTIATED') return {};
+  const resources = (vnfcs: typeof restored = []) =>
+    vnfcs
+      .map((v) => `${v.id} ${v.computeResource.resourceId}`)
+      .sort()
+      .join();
+  if (resources(restored) === resources(before.vnfcResourceInfo)) return {};
+  return { instance: { ...run.instance, instantiatedVnfInfo: { ...before, vnfcResourceInfo: restored } } };
 }
 
 export type { CancelMode };
