@@ -20,6 +20,7 @@ export interface Quota {
 
 export class Failures {
   private pullErrors = new Set<string>();
+  private slowPulls = new Set<string>();
   private crashing = new Set<string>();
   private quotas: Quota[] = [];
   private unschedulable: { namespace?: string; selector: string }[] = [];
@@ -27,6 +28,22 @@ export class Failures {
   /** Pulling `image` (as written in the pod spec) fails. */
   imagePullError(image: string): void {
     this.pullErrors.add(image);
+  }
+
+  /**
+   * Pulling `image` takes until `releasePull(image)`: its pods stay Pending, their containers
+   * waiting in ContainerCreating, as behind a slow registry (nothing failed, the rollout is held).
+   */
+  holdPull(image: string): void {
+    this.slowPulls.add(image);
+  }
+
+  releasePull(image: string): void {
+    this.slowPulls.delete(image);
+  }
+
+  pullHeld(image: string): boolean {
+    return this.slowPulls.has(image);
   }
 
   /** Containers running `image` exit with an error at once: the pod is Running but not ready, in CrashLoopBackOff. */
@@ -49,6 +66,7 @@ export class Failures {
 
   clear(): void {
     this.pullErrors.clear();
+    this.slowPulls.clear();
     this.crashing.clear();
     this.quotas = [];
     this.unschedulable = [];

@@ -65,6 +65,10 @@ export class PodLifecycle implements Controller {
         ctx.later(due - t);
         continue;
       }
+      if ((pod.spec.containers as Obj[]).some((c) => cluster.failures.pullHeld(c.image))) {
+        this.pulling(ctx, pod);
+        continue;
+      }
       const failing = (pod.spec.containers as Obj[]).filter((c) => cluster.failures.pullFails(c.image));
       if (failing.length) this.pullFails(ctx, pod, failing, t);
       else this.run(ctx, pod);
@@ -118,6 +122,39 @@ export class PodLifecycle implements Controller {
       'default-scheduler',
     );
     this.scheduledAt.set(pod.metadata.uid, Date.now());
+  }
+
+  /** A pull still in progress: Pending, its containers in ContainerCreating, looked at again later. */
+  private pulling(ctx: Ctx, pod: Obj): void {
+    ctx.later(ctx.timing.podStartMs);
+    if (pod.status?.containerStatuses) return;
+    const names = (pod.spec.containers as Obj[]).map((c) => c.name).join(' ');
+    const unready = { reason: 'ContainersNotReady', message: `containers with unready status: [${names}]` };
+    setStatus(ctx, POD, pod, {
+      ...pod.status,
+      conditions: [
+        condition('PodReadyToStartContainers', 'False'),
+        condition('Initialized'),
+        condition('Ready', 'False', unready),
+        condition('ContainersReady', 'False', unready),
+        condition('PodScheduled'),
+      ],
+      hostIP: nodeIp(ctx.cluster.find(NODE, undefined, pod.spec.nodeName)),
+      startTime: pod.status?.startTime ?? now(),
+      containerStatuses: (pod.spec.containers as Obj[]).map((c) => ({
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        restartCount: 0,
+        started: false,
+        lastState: {},
+        state: { waiting: { reason: 'ContainerCreating' } },
+      })),
+    });
+    for (const c of pod.spec.containers as Obj[]) {
+      ctx.cluster.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`, 'kubelet');
+    }
   }
 
   private pullFails(ctx: Ctx, pod: Obj, failing: Obj[], t: number): void {
