@@ -63,7 +63,12 @@ function listPath(major: LcmMajor, state: string, operation: string): string {
   return `/vnflcm/${major}/vnf_lcm_op_occs${terms.length ? `?filter=${encodeURIComponent(terms.join(';'))}` : ''}`;
 }
 
-function Choice(props: { label: string; value: string; set: (v: string) => void; options: readonly string[] }) {
+function Choice(props: {
+  label: string;
+  value: string;
+  set: (v: string) => void;
+  options: readonly string[];
+}) {
   return (
     <label>
       {props.label}{' '}
