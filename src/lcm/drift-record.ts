@@ -50,6 +50,9 @@ export function driftChanges(
   return { affectedVnfcs, affectedVirtualLinks: [], affectedVirtualStorages: [], affectedExtLinkPorts: [] };
 }
 
+/** The instance changed between the read and the hold: the transaction rolls back (hold included). */
+class Stale extends Error {}
+
 /**
  * Writes `next` as `instance`'s instantiatedVnfInfo with its MODIFY_INFO op occ; undefined (and
  * nothing written) when an operation holds the instance or anything changed it since it was read.
@@ -65,10 +68,7 @@ export async function recordDrift(
     if (!(await store.hold(trx, instance.id, id))) return undefined;
     const held = (await store.findInstance(trx, instance.id)) as VnfInstanceRecord;
     // The hold bumped the version once: any other difference is a change made since the read.
-    if (held.version !== instance.version + 1) {
-      await store.release(trx, instance.id, id);
-      return undefined;
-    }
+    if (held.version !== instance.version + 1) throw new Stale();
     const now = new Date().toISOString();
     const processing: OpOccRecord = {
       id,
@@ -101,6 +101,9 @@ export async function recordDrift(
     await notifyOpOcc(trx, store, saved, completed);
     await appendOpEvents(trx, db, id, [{ kind: 'state', state: 'COMPLETED' }]);
     return completed;
+  }).catch((error: unknown) => {
+    if (error instanceof Stale) return undefined;
+    throw error;
   });
   if (done) opEventsCommitted(done.id);
   return done;

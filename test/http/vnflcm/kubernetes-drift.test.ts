@@ -4,7 +4,8 @@
  * read back by `POST /bosun/v1/vnf_instances/{id}/sync`, is recorded as an automatically invoked
  * MODIFY_INFO op occ, COMPLETED, whose affectedVnfcs name the VNFC moved to its new pod, and
  * notified PROCESSING then COMPLETED to the instance's major's subscriber only. No drift: no op
- * occ and no notification; an instance a failed operation holds is not synced at all.
+ * occ and no notification; an instance a failed operation holds is not synced at all. The v1
+ * notifications are checked against the ETSI SOL003 v2.6.1 schema.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -17,6 +18,7 @@ import { type Kubectl, kubectlFor } from '../../support/kube-api/kubectl.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { onboardOnce } from './lcm-support.ts';
 import { MAJORS } from './majors.ts';
+import { assertOpOccNotificationV1 } from './v1-schemas.ts';
 
 const FILES = ['Files/kubernetes/deployment_heal_simple.yaml'];
 const K8S = 'ETSINFV.KUBERNETES.V_1';
@@ -197,6 +199,8 @@ for (const dialect of DIALECTS) {
             [opOccId, 'MODIFY_INFO', 'COMPLETED', 'RESULT', true],
           ],
         );
+        if (m.major === 'v1')
+          for (const n of notes) assertOpOccNotificationV1(n, 'the v1 drift notification');
         const result = notes[1].affectedVnfcs ?? [];
         assert.deepEqual(
           result.map((v) => [v.id, v.changeType, v.computeResource.resourceId]),
