@@ -335,6 +335,47 @@ test('the scale subresource reads and writes replicas as an autoscaling/v1 Scale
   assert.equal(negative.status, 422);
 });
 
+test('a ReplicaSet scaled down deletes the pods of lowest pod-deletion-cost first, then the newest', async () => {
+  const ns = await namespace();
+  await post(`/apis/apps/v1/namespaces/${ns}/deployments`, deployment('c', { replicas: 3 }));
+  const list = async () =>
+    eventually(
+      () => pods(ns, 'app=c'),
+      (p) => p.every((x) => !x.metadata.deletionTimestamp && ready(x)),
+      'ready pods',
+    );
+  const annotate = async (pod: Obj, cost: string) => {
+    const r = await patch(
+      `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`,
+      { metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': cost } } },
+      'application/merge-patch+json',
+    );
+    assert.equal(r.status, 200);
+  };
+  const scale = async (replicas: number) => {
+    await patch(
+      `/apis/apps/v1/namespaces/${ns}/deployments/c/scale`,
+      { spec: { replicas } },
+      'application/merge-patch+json',
+    );
+    return eventually(list, (p) => p.length === replicas, `${replicas} pods`);
+  };
+  /** Whom a scale down would delete without costs: the newest, the first listed among equals. */
+  const newest = (p: Obj[]) =>
+    [...p].sort((a, b) => b.metadata.creationTimestamp.localeCompare(a.metadata.creationTimestamp))[0];
+  const three = await eventually(list, (p) => p.length === 3, 'three ready pods');
+  // The cheapest goes, though it is not the one the age alone would pick.
+  const cheapest = three.find((p) => p !== newest(three)) as Obj;
+  await annotate(cheapest, '-100');
+  const two = await scale(2);
+  assert.ok(!two.some((p) => p.metadata.name === cheapest.metadata.name), 'the cheapest went');
+  // The dearest stays, though the age alone would delete it.
+  const dearest = newest(two);
+  await annotate(dearest, '100');
+  const [last] = await scale(1);
+  assert.equal(last.metadata.name, dearest.metadata.name, 'the dearest stays');
+});
+
 test('strategic merge patch merges containers by name; JSON patch and merge patch as their RFCs say', async () => {
   const ns = await namespace();
   const d = deployment('p');
@@ -630,6 +671,68 @@ test('a pod that fits on no node stays Pending with a FailedScheduling event', a
     '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
   );
   assert.equal(events[0].source.component, 'default-scheduler');
+});
+
+test('the scheduler honours nodeSelector and required node affinity; a pod no node matches is Pending until one does', async () => {
+  const ns = await namespace();
+  await post(`/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'pinned' },
+    spec: {
+      containers: [{ name: 'c', image: 'nginx:1' }],
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-2'] }] },
+            ],
+          },
+        },
+      },
+    },
+  });
+  await post(`/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'picky' },
+    spec: { containers: [{ name: 'c', image: 'nginx:1' }], nodeSelector: { disktype: 'ssd' } },
+  });
+  const pinned = await eventually(
+    () => get(`/api/v1/namespaces/${ns}/pods/pinned`),
+    (r) => !!r.body.spec.nodeName,
+    'pinned bound',
+  );
+  assert.equal(pinned.body.spec.nodeName, 'node-2');
+  const picky = await eventually(
+    () => get(`/api/v1/namespaces/${ns}/pods/picky`),
+    (r) => !!r.body.status?.conditions,
+    'PodScheduled',
+  );
+  assert.equal(picky.body.status.phase, 'Pending');
+  assert.equal(picky.body.status.conditions[0].reason, 'Unschedulable');
+  const events = (await get(`/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DFailedScheduling`)).body
+    .items;
+  assert.equal(
+    events[0].message,
+    "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+  );
+  const labelled = await patch(
+    '/api/v1/nodes/node-1',
+    { metadata: { labels: { disktype: 'ssd' } } },
+    'application/merge-patch+json',
+  );
+  assert.equal(labelled.status, 200);
+  try {
+    const bound = await eventually(
+      () => get(`/api/v1/namespaces/${ns}/pods/picky`),
+      (r) => r.body.status?.phase === 'Running',
+      'picky running',
+    );
+    assert.equal(bound.body.spec.nodeName, 'node-1');
+  } finally {
+    await patch(
+      '/api/v1/nodes/node-1',
+      { metadata: { labels: { disktype: null } } },
+      'application/merge-patch+json',
+    );
+  }
 });
 
 test('a StatefulSet makes name-0..n-1 in order, each once the one before is ready, and scales down from the top', async () => {

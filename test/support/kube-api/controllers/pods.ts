@@ -1,6 +1,7 @@
 /**
- * The scheduler and the kubelets of the test cluster: a pod is bound to the least busy node (or
- * stays Pending with a FailedScheduling event when it fits nowhere), then after a short delay its
+ * The scheduler and the kubelets of the test cluster: a pod is bound to the least busy node its
+ * node selector and required node affinity allow (or stays Pending with a FailedScheduling event
+ * when it fits nowhere), then after a short delay its
  * containers run and it is Ready — or, for an image that cannot be pulled, it waits with
  * ErrImagePull and then ImagePullBackOff, with the events a real kubelet records. A deleted pod
  * is Terminating until its containers stop (its grace period, shortened for tests), then gone.
@@ -11,6 +12,7 @@ import { nodeIp } from '../nodes.ts';
 import { now, type Obj } from '../store.ts';
 import { type Controller, type Ctx, isActive, NODE, POD, setStatus } from './context.ts';
 import { backOffEvent, crashedStatus } from './crashloop.ts';
+import { nodeMatches } from './node-match.ts';
 
 const condition = (type: string, status = 'True', extra: Obj = {}) => ({
   type,
@@ -79,14 +81,28 @@ export class PodLifecycle implements Controller {
 
   private schedule(ctx: Ctx, pod: Obj, pods: Obj[]): void {
     const { cluster } = ctx;
-    const nodes = ctx.nodes();
+    const usable = ctx.nodes();
+    const nodes = usable.filter((n) =>
+      nodeMatches(pod, cluster.find(NODE, undefined, n) ?? { metadata: {} }),
+    );
     if (cluster.failures.fitsNowhere(pod) || !nodes.length) {
       const scheduled = (pod.status?.conditions ?? []).find((c: Obj) => c.type === 'PodScheduled');
       if (scheduled?.status === 'False') return;
       const all = cluster.store.count(NODE);
-      const message = nodes.length
-        ? `0/${all} nodes are available: ${all} Insufficient cpu. preemption: 0/${all} nodes are available: ${all} No preemption victims found for incoming pod.`
-        : `0/${all} nodes are available: ${all} node(s) were unschedulable. preemption: 0/${all} nodes are available: ${all} Preemption is not helpful for scheduling.`;
+      // The real scheduler's words: the count of nodes each filter refused, sorted.
+      const refused = [
+        [all - usable.length, 'node(s) were unschedulable'],
+        [usable.length - nodes.length, "node(s) didn't match Pod's node affinity/selector"],
+      ]
+        .filter(([count]) => count)
+        .map(([count, why]) => `${count} ${why}`)
+        .sort()
+        .join(', ');
+      const message = !all
+        ? 'no nodes available to schedule pods'
+        : nodes.length
+          ? `0/${all} nodes are available: ${all} Insufficient cpu. preemption: 0/${all} nodes are available: ${all} No preemption victims found for incoming pod.`
+          : `0/${all} nodes are available: ${refused}. preemption: 0/${all} nodes are available: ${all} Preemption is not helpful for scheduling.`;
       cluster.writeStatus(
         POD,
         {

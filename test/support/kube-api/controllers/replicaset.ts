@@ -1,6 +1,6 @@
 /**
  * The ReplicaSet controller: as many active pods as spec.replicas (new ones named from the
- * ReplicaSet's name, scaled down by deleting the least advanced first), a FailedCreate event and
+ * ReplicaSet's name, scaled down in the real controller's order: see `scaleDownFirst`), a FailedCreate event and
  * ReplicaFailure condition when admission refuses a pod (an exceeded quota), and the counts in
  * status that Deployments read.
  */
@@ -20,8 +20,27 @@ import {
   setStatus,
 } from './context.ts';
 
-/** Which pod goes first on a scale down: unscheduled, then pending, then not ready, then the newest. */
+/** Unscheduled, then pending, then not ready, then ready. */
 const rank = (p: Obj) => (!p.spec.nodeName ? 0 : p.status?.phase === 'Pending' ? 1 : !isReady(p) ? 2 : 3);
+
+const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
+/** The annotation's cost (0 when absent or not an int32, as the controller reads it). */
+const cost = (p: Obj) => {
+  const n = Number(p.metadata.annotations?.[DELETION_COST]);
+  return Number.isInteger(n) && Math.abs(n) < 2 ** 31 ? n : 0;
+};
+const restarts = (p: Obj) =>
+  ((p.status?.containerStatuses ?? []) as Obj[]).reduce((n, c) => n + (c.restartCount ?? 0), 0);
+
+/**
+ * The real controller's order of pods to delete on a scale down (ActivePodsWithRanks): the least
+ * advanced first, then the lower pod-deletion-cost, then more restarts, then the newest.
+ */
+export const scaleDownFirst = (a: Obj, b: Obj) =>
+  rank(a) - rank(b) ||
+  cost(a) - cost(b) ||
+  restarts(b) - restarts(a) ||
+  b.metadata.creationTimestamp.localeCompare(a.metadata.creationTimestamp);
 
 export class ReplicaSets implements Controller {
   sync(ctx: Ctx): void {
@@ -71,12 +90,7 @@ export class ReplicaSets implements Controller {
           }
         }
       } else if (active.length > want) {
-        const victims = [...active]
-          .sort(
-            (a, b) =>
-              rank(a) - rank(b) || b.metadata.creationTimestamp.localeCompare(a.metadata.creationTimestamp),
-          )
-          .slice(0, active.length - want);
+        const victims = [...active].sort(scaleDownFirst).slice(0, active.length - want);
         for (const v of victims) {
           deleteObject(cluster, POD, v.metadata.namespace, v.metadata.name, {});
           cluster.event(
