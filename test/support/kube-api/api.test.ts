@@ -600,6 +600,37 @@ test('a container that keeps exiting leaves its pod Running but not ready, in Cr
   );
 });
 
+test('a running pod whose containers start failing goes into CrashLoopBackOff', async () => {
+  const ns = await namespace();
+  await post(`/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'fine' },
+    spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
+  });
+  const fine = `/api/v1/namespaces/${ns}/pods/fine`;
+  await eventually(
+    () => get(fine),
+    (r) => ready(r.body),
+    'fine ready',
+  );
+  api.cluster.failures.breakPod(ns, 'fine');
+  try {
+    const broken = await eventually(
+      () => get(fine),
+      (r) => !ready(r.body),
+      'fine broken',
+    );
+    assert.equal(broken.body.status.phase, 'Running');
+    const c = broken.body.status.containerStatuses[0];
+    assert.equal(c.state.waiting.reason, 'CrashLoopBackOff');
+    assert.equal(c.lastState.terminated.reason, 'Error');
+    assert.ok(c.restartCount >= 1);
+    const backOff = (await get(`/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DBackOff`)).body.items;
+    assert.equal(backOff[0].involvedObject.name, 'fine');
+  } finally {
+    api.cluster.failures.clear();
+  }
+});
+
 test('an exceeded quota refuses a pod with 403 as the quota admission does, and its ReplicaSet reports FailedCreate', async () => {
   const ns = await namespace();
   api.cluster.failures.quota({ name: 'pods-max', namespace: ns, resource: 'pods', hard: 1 });

@@ -1,7 +1,8 @@
 /**
  * Failure injection, the side door tests use to make the cluster fail as real ones do: an image
  * that cannot be pulled (pods stay Waiting with ErrImagePull, then ImagePullBackOff, with Warning
- * events), an image whose container keeps exiting (CrashLoopBackOff), a quota that admission enforces (403 Forbidden on create, as the ResourceQuota
+ * events), an image whose container keeps exiting (CrashLoopBackOff), a running pod whose containers
+ * start failing, a quota that admission enforces (403 Forbidden on create, as the ResourceQuota
  * admission answers), and pods no node has room for (Pending with a FailedScheduling event).
  */
 import { type Kind, qualifiedResource } from './kinds.ts';
@@ -18,16 +19,33 @@ export interface Quota {
   hard: number;
 }
 
+const matches = (u: { namespace?: string; selector: string }, pod: Obj) =>
+  (!u.namespace || u.namespace === pod.metadata.namespace) &&
+  parseLabelSelector(u.selector)(pod.metadata.labels);
+
 export class Failures {
   private pullErrors = new Set<string>();
   private slowPulls = new Set<string>();
   private crashing = new Set<string>();
   private quotas: Quota[] = [];
   private unschedulable: { namespace?: string; selector: string }[] = [];
+  private broken = new Set<string>();
+  private listeners = new Set<() => void>();
+
+  /** Calls `fn` after each change of the failures; returns its unsubscription. */
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn();
+  }
 
   /** Pulling `image` (as written in the pod spec) fails. */
   imagePullError(image: string): void {
     this.pullErrors.add(image);
+    this.changed();
   }
 
   /**
@@ -36,10 +54,12 @@ export class Failures {
    */
   holdPull(image: string): void {
     this.slowPulls.add(image);
+    this.changed();
   }
 
   releasePull(image: string): void {
     this.slowPulls.delete(image);
+    this.changed();
   }
 
   pullHeld(image: string): boolean {
@@ -49,6 +69,7 @@ export class Failures {
   /** Containers running `image` exit with an error at once: the pod is Running but not ready, in CrashLoopBackOff. */
   crashLoop(image: string): void {
     this.crashing.add(image);
+    this.changed();
   }
 
   crashes(image: string): boolean {
@@ -58,10 +79,22 @@ export class Failures {
   /** Pods matching `selector` (a label selector; '' = every pod) in `namespace` (any if absent) fit on no node. */
   unschedulablePods(selector = '', namespace?: string): void {
     this.unschedulable.push({ namespace, selector });
+    this.changed();
+  }
+
+  /** The running pod `name` in `namespace` has its containers exit (its node's runtime failed): CrashLoopBackOff. */
+  breakPod(namespace: string, name: string): void {
+    this.broken.add(`${namespace}/${name}`);
+    this.changed();
+  }
+
+  isBroken(pod: Obj): boolean {
+    return this.broken.has(`${pod.metadata.namespace}/${pod.metadata.name}`);
   }
 
   quota(q: Quota): void {
     this.quotas.push(q);
+    this.changed();
   }
 
   clear(): void {
@@ -70,6 +103,8 @@ export class Failures {
     this.crashing.clear();
     this.quotas = [];
     this.unschedulable = [];
+    this.broken.clear();
+    this.changed();
   }
 
   pullFails(image: string): boolean {
@@ -77,11 +112,7 @@ export class Failures {
   }
 
   fitsNowhere(pod: Obj): boolean {
-    return this.unschedulable.some(
-      (u) =>
-        (!u.namespace || u.namespace === pod.metadata.namespace) &&
-        parseLabelSelector(u.selector)(pod.metadata.labels),
-    );
+    return this.unschedulable.some((u) => matches(u, pod));
   }
 
   /** Admission: throws the real ResourceQuota admission's 403 when `count` (the objects there now) is at the limit. */

@@ -50,7 +50,13 @@ export class Controllers {
           )
           .map((n) => n.metadata.name),
     };
-    this.unsubscribe = cluster.store.onChange(() => this.kick());
+    const fromStore = cluster.store.onChange(() => this.kick());
+    // A fault injected or cleared is a change the kubelets and the scheduler act on, as on a real node.
+    const fromFailures = cluster.failures.onChange(() => this.kick());
+    this.unsubscribe = () => {
+      fromStore();
+      fromFailures();
+    };
     this.kick();
   }
 

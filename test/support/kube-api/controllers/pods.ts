@@ -38,6 +38,8 @@ export class PodLifecycle implements Controller {
   private scheduledAt = new Map<string, number>();
   private stoppingSince = new Map<string, number>();
   private failedAt = new Map<string, number>();
+  /** When the kubelet last tried to pull a pod's images and failed: it tries again only after its back-off. */
+  private pullTriedAt = new Map<string, number>();
   private restartedAt = new Map<string, number>();
   private ips = 2;
 
@@ -57,6 +59,7 @@ export class PodLifecycle implements Controller {
       }
       if (pod.status?.phase === 'Running') {
         this.restartChanged(ctx, pod);
+        if (cluster.failures.isBroken(pod)) this.breaks(ctx, pod);
         this.crashLoop(ctx, pod, t);
         continue;
       }
@@ -71,12 +74,22 @@ export class PodLifecycle implements Controller {
         this.pulling(ctx, pod);
         continue;
       }
+      const tried = this.pullTriedAt.get(uid);
+      if (tried !== undefined && t < tried + ctx.timing.imagePullBackOffMs) {
+        // A registry that works again is seen at the next try, not at once.
+        ctx.later(tried + ctx.timing.imagePullBackOffMs - t);
+        continue;
+      }
       const failing = (pod.spec.containers as Obj[]).filter((c) => cluster.failures.pullFails(c.image));
-      if (failing.length) this.pullFails(ctx, pod, failing, t);
-      else this.run(ctx, pod);
+      if (failing.length) {
+        this.pullFails(ctx, pod, failing, t);
+        this.pullTriedAt.set(uid, t);
+      } else this.run(ctx, pod);
     }
     for (const uid of this.scheduledAt.keys())
       if (!pods.some((p) => p.metadata.uid === uid)) this.scheduledAt.delete(uid);
+    for (const uid of this.pullTriedAt.keys())
+      if (!pods.some((p) => p.metadata.uid === uid)) this.pullTriedAt.delete(uid);
   }
 
   private schedule(ctx: Ctx, pod: Obj, pods: Obj[]): void {
@@ -297,6 +310,34 @@ export class PodLifecycle implements Controller {
       cluster.event(pod, 'Normal', 'Started', `Started container ${c.name}`, 'kubelet');
       if (crashing.includes(c)) backOffEvent(cluster, pod, c);
     }
+  }
+
+  /** The containers of a pod that ran fine exit with an error: not ready, in CrashLoopBackOff. */
+  private breaks(ctx: Ctx, pod: Obj): void {
+    const statuses: Obj[] = pod.status?.containerStatuses ?? [];
+    if (statuses.every((s) => s.state?.waiting?.reason === 'CrashLoopBackOff')) return;
+    const at = now();
+    this.restartedAt.set(pod.metadata.uid, Date.now());
+    const containers = pod.spec.containers as Obj[];
+    const message = `containers with unready status: [${containers.map((c) => c.name).join(' ')}]`;
+    setStatus(ctx, POD, pod, {
+      ...pod.status,
+      conditions: (pod.status.conditions ?? []).map((c: Obj) =>
+        c.type === 'Ready' || c.type === 'ContainersReady'
+          ? { ...c, status: 'False', lastTransitionTime: at, reason: 'ContainersNotReady', message }
+          : c,
+      ),
+      containerStatuses: containers.map((c) => {
+        backOffEvent(ctx.cluster, pod, c);
+        const before = statuses.find((s) => s.name === c.name);
+        return crashedStatus(
+          pod,
+          c,
+          (before?.restartCount ?? 0) + 1,
+          before?.state?.running?.startedAt ?? at,
+        );
+      }),
+    });
   }
 
   /** A crashing container is restarted after a back-off that doubles, and fails again. */
