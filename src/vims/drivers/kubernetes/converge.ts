@@ -1,6 +1,7 @@
 /**
- * The step every operation ends with: apply what it changes, wait for the VDUs' workloads to
- * run it (rollout.ts), and read the VNFCs back from the pods (vnfcs.ts), newest first.
+ * The step every operation ends with: apply what it changes (after restarting the pods an earlier
+ * attempt left stuck, stuck-pods.ts), wait for the VDUs' workloads to run it (rollout.ts), and
+ * read the VNFCs back from the pods (vnfcs.ts), newest first.
  */
 import type { VnfcResourceInfo } from '../../../sol/instance-model.ts';
 import type { OperationContext } from '../../contract.ts';
@@ -9,6 +10,7 @@ import type { KubeClient } from './client/client.ts';
 import type { KubernetesDeps } from './deps.ts';
 import type { ManifestObject } from './manifests/objects.ts';
 import { waitForRollout } from './rollout.ts';
+import { restartStuckPods } from './stuck-pods.ts';
 import { ordered, readVnfcs } from './vnfcs.ts';
 
 export interface VduTarget {
@@ -34,6 +36,7 @@ export async function converge(
   ctx: OperationContext,
   target: Target,
 ): Promise<VnfcResourceInfo[]> {
+  await restartStuckPods(client, target.namespace, ctx.instanceId, ctx.signal);
   await applyAll(client, target.namespace, target.apply, ctx.signal);
   await waitForRollout(
     client,

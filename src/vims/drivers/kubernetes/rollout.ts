@@ -93,7 +93,7 @@ async function podEvents(
   return lines.length ? ` Events of pod ${pod}: ${lines.join('; ')}` : '';
 }
 
-function waitingReason(pod: Pod): { reason: string; message: string } | undefined {
+export function waitingReason(pod: Pod): { reason: string; message: string } | undefined {
   for (const c of pod.status?.containerStatuses ?? []) {
     const w = c.state?.waiting;
     if (w?.reason && STUCK.has(w.reason)) return { reason: w.reason, message: w.message ?? '' };
@@ -101,7 +101,7 @@ function waitingReason(pod: Pod): { reason: string; message: string } | undefine
   return undefined;
 }
 
-const unschedulable = (pod: Pod) =>
+export const unschedulable = (pod: Pod) =>
   (pod.status?.conditions ?? []).find(
     (c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
   );
