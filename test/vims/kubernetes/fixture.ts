@@ -54,7 +54,8 @@ export async function kubeFixture(
   packages: Record<string, string>,
   overrides: Partial<KubernetesConfig> = {},
 ): Promise<KubeFixture> {
-  const api = await startKubeApi({ nodes: ['node-1', 'node-2'] });
+  // The kubelet's first image pull back-off is ten seconds: a retry sooner meets the old pull failure.
+  const api = await startKubeApi({ nodes: ['node-1', 'node-2'], imagePullBackOffMs: 10_000 });
   const kubectl = kubectlFor(api);
   for (const [i, node] of ['node-1', 'node-2'].entries()) {
     const r = await kubectl(['label', 'node', node, `topology.kubernetes.io/zone=${ZONES[i]}`]);
