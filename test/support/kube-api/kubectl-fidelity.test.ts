@@ -438,6 +438,35 @@ test('a cordoned node takes no new pods (Pending, FailedScheduling) until it is 
   await ok(['-n', ns, 'rollout', 'status', 'deployment/web', '--timeout=60s']);
 });
 
+test('a pod whose nodeSelector no node matches is Pending with the scheduler’s words until a node is labelled', async () => {
+  const ns = await namespace();
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'picky' },
+    spec: { nodeSelector: { disktype: 'ssd' }, containers: [{ name: 'c', image: 'nginx:1.25' }] },
+  };
+  await ok(['-n', ns, 'apply', '--server-side', '-f', '-'], JSON.stringify(pod));
+  const events = await eventually(
+    async () =>
+      (await json(['-n', ns, 'get', 'events', '--field-selector', 'reason=FailedScheduling'])).items,
+    (items: { message: string }[]) => items.length > 0,
+    'FailedScheduling',
+  );
+  assert.equal(
+    events[0].message,
+    "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+  );
+  assert.match(await ok(['-n', ns, 'get', 'pods']), /\npicky\s+0\/1\s+Pending\s/);
+  assert.equal(await ok(['label', 'node', 'node-1', 'disktype=ssd']), 'node/node-1 labeled\n');
+  try {
+    await ok(['-n', ns, 'wait', '--for=condition=Ready', 'pod/picky', '--timeout=60s']);
+    assert.equal(await ok(['-n', ns, 'get', 'pod', 'picky', '-o', 'jsonpath={.spec.nodeName}']), 'node-1');
+  } finally {
+    await ok(['label', 'node', 'node-1', 'disktype-']);
+  }
+});
+
 test('the Tacker sample packages apply server-side and roll out', async () => {
   const dir = tempDir('bosun-kube-samples-');
   const zips = readdirSync(SAMPLES_DIR).filter(
