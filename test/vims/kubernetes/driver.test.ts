@@ -362,6 +362,77 @@ describe('Kubernetes driver on the test API server', () => {
     assert.equal(kept.code, 0, 'the operator’s ConfigMap is still there');
   });
 
+  test('an object of the same name that is another instance’s, or the operator’s, is refused before anything is applied', async () => {
+    const first = await instantiated();
+    const namespace = 'default';
+    const before = await f.kubectl([
+      'get',
+      'deployment',
+      'vdu1-heal-simple',
+      '-o',
+      'jsonpath={.metadata.resourceVersion}',
+    ]);
+    assert.equal(before.code, 0, before.stderr);
+    // A second instance of the same package in the same namespace would take over the first's Deployment.
+    const second = randomUUID();
+    const plan = instantiatePlan(heal, 'simple');
+    const ctx = ctxFor(second, heal, {
+      files: SIMPLE,
+      packageId: HEAL,
+      flavourId: 'simple',
+      grant: grantFor(plan.vnfcs.map((v) => v.id)),
+    });
+    await rejects(
+      f.driver.instantiate(ctx, plan),
+      'INVALID_REQUEST',
+      new RegExp(
+        `^Deployment vdu1-heal-simple in namespace ${namespace} belongs to VNF instance ${first.instanceId}: give this instance a namespace of its own`,
+      ),
+    );
+    const after = await f.kubectl([
+      'get',
+      'deployment',
+      'vdu1-heal-simple',
+      '-o',
+      'jsonpath={.metadata.resourceVersion}',
+    ]);
+    assert.equal(after.stdout, before.stdout, 'the first instance’s Deployment is untouched');
+    assert.deepEqual(await f.resources(second), []);
+    await assertCluster(first.instanceId, first.info);
+    await f.driver.terminate(next(first, first.info), { terminationType: 'FORCEFUL' });
+
+    // One the operator made by hand is not taken over either (its terminate would delete it).
+    const made = await f.kubectl(['apply', '--server-side', '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'vdu1-heal-simple', namespace },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'by-hand' } },
+          template: {
+            metadata: { labels: { app: 'by-hand' } },
+            spec: { containers: [{ name: 'web', image: 'nginx' }] },
+          },
+        },
+      }),
+    });
+    assert.equal(made.code, 0, made.stderr);
+    await rejects(
+      f.driver.instantiate(ctx, plan),
+      'INVALID_REQUEST',
+      /^Deployment vdu1-heal-simple in namespace default exists and was not made by Bosun: .*remove it or choose another namespace/,
+    );
+    assert.deepEqual(await f.resources(second), []);
+    assert.equal((await f.kubectl(['delete', 'deployment', 'vdu1-heal-simple', '--wait=true'])).code, 0);
+    // Gone, the name is free again.
+    const result = await f.driver.instantiate(ctx, plan);
+    await f.driver.terminate(
+      { ...ctx, opOccId: randomUUID(), current: result.instantiatedVnfInfo },
+      { terminationType: 'FORCEFUL' },
+    );
+  });
+
   describe('failures', () => {
     const failing = async (fault: () => void, code: InfraError['code'], message: RegExp) => {
       fault();

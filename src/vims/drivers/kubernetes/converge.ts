@@ -37,7 +37,7 @@ export async function converge(
   target: Target,
 ): Promise<VnfcResourceInfo[]> {
   await restartStuckPods(client, target.namespace, ctx.instanceId, ctx.signal);
-  await applyAll(client, target.namespace, target.apply, ctx.signal);
+  await applyAll(client, target.namespace, ctx.instanceId, target.apply, ctx.signal);
   await waitForRollout(
     client,
     deps.config,

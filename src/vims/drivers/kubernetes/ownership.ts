@@ -1,0 +1,36 @@
+/**
+ * Bosun applies with force, so an apply would silently take over an object of the same name that
+ * is not this instance's: another instance's Deployment in a shared namespace, or an object the
+ * operator made by hand — and this instance's terminate would later delete it. An existing object
+ * is applied again only when it carries this instance's label; any other is refused, naming it.
+ */
+import { InfraError } from '../../contract.ts';
+import type { KubeClient } from './client/client.ts';
+import type { ManifestObject } from './manifests/objects.ts';
+import { LABELS } from './names.ts';
+
+export async function refuseForeignObject(
+  client: KubeClient,
+  object: ManifestObject,
+  namespace: string | undefined,
+  instanceId: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const found = await client.get(object.info, object.name, namespace, signal);
+  if (!found) return;
+  const owner = found.metadata.labels?.[LABELS.instance];
+  if (owner === instanceId) return;
+  const where = `${object.info.kind} ${object.name}${namespace ? ` in namespace ${namespace}` : ''}`;
+  throw new InfraError(
+    'INVALID_REQUEST',
+    owner
+      ? `${where} belongs to VNF instance ${owner}: give this instance a namespace of its own (additionalParams.namespace)`
+      : `${where} exists and was not made by Bosun: Bosun does not take over (and would later delete) objects it did not make; remove it or choose another namespace (additionalParams.namespace)`,
+    {
+      kind: object.info.kind,
+      name: object.name,
+      ...(namespace ? { namespace } : {}),
+      ...(owner ? { owner } : {}),
+    },
+  );
+}
