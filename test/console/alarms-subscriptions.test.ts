@@ -126,7 +126,8 @@ for (const dialect of DIALECTS) {
       await page.getByRole('heading', { name: 'Alarms' }).waitFor();
       // Raised by the next health look, healed after the auto-heal window: refreshed until the heal shows.
       const heal = page.getByRole('link', { name: /^Heal [0-9a-f]{8}$/ });
-      for (let i = 0; i < 100 && (await heal.count()) === 0; i++) {
+      // Two minutes: on a loaded machine the look and the heal each wait their turn.
+      for (const until = Date.now() + 120_000; Date.now() < until && (await heal.count()) === 0; ) {
         await page.waitForTimeout(200);
         await page.getByRole('button', { name: 'Refresh' }).click();
       }

@@ -95,6 +95,12 @@ for (const dialect of DIALECTS) {
         'Instantiate',
         async () => {
           const form = page.getByRole('region', { name: 'Instantiate' });
+          // The choices come with the VNFD, fetched when the form opens.
+          await form
+            .getByLabel('Instantiation level')
+            .locator('option')
+            .first()
+            .waitFor({ state: 'attached' });
           const flavours = await form.getByLabel('Deployment flavour').locator('option').allTextContents();
           assert.deepEqual(
             flavours.map((f) => f.split(' ')[0]),

@@ -172,14 +172,20 @@ export function InstanceDetailPage({ params }: PageProps) {
               The VNFD cannot be read ({vnfd.error.message}); the form offers what the instance shows.
             </p>
           )}
-          <open.Form
-            instance={i}
-            model={vnfd.model}
-            flavour={flavour}
-            info={info}
-            busy={busy}
-            submit={(body) => void start(open, body)}
-          />
+          {vnfd.loading ? (
+            <p class="muted" role="status">
+              Reading the VNFD…
+            </p>
+          ) : (
+            <open.Form
+              instance={i}
+              model={vnfd.model}
+              flavour={flavour}
+              info={info}
+              busy={busy}
+              submit={(body) => void start(open, body)}
+            />
+          )}
         </section>
       )}
       {open === 'modify' && (

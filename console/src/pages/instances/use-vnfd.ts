@@ -13,6 +13,8 @@ export interface VnfdOf {
   model?: VnfdModel;
   pkgId?: string;
   error?: ApiProblem;
+  /** Still being read: the forms wait for it rather than start without the VNFD's choices. */
+  loading?: boolean;
 }
 
 export function packagesOfVnfd(vnfdId: string): string {
@@ -40,5 +42,5 @@ export function useVnfd(vnfdId: string | undefined): VnfdOf {
       live = false;
     };
   }, [vnfdId]);
-  return state;
+  return { ...state, loading: vnfdId !== undefined && !state.model && !state.error };
 }
