@@ -1,7 +1,7 @@
 /**
  * The `kubernetes` configuration keys: how long the Kubernetes driver waits for a rollout, how
  * much of a package's manifests it reads, which kinds beyond the namespaced workload kinds it
- * may apply, where the `helm` binary is, and how often instances are synced with their pods.
+ * may apply, where the `helm` binary is (for Helm charts), and how often instances are synced with their pods.
  * Its own file so the schema's other sections stay short.
  */
 import { Type } from '@sinclair/typebox';
@@ -36,7 +36,7 @@ export const KubernetesConfigSchema = Type.Object(
     helmPath: Type.String({
       default: 'helm',
       description:
-        'the helm binary (a name on PATH or a path) a refused Helm request reports on; charts are not deployed yet',
+        'the helm binary (Helm 3; a name on PATH or a path) that installs, upgrades, rolls back and uninstalls the charts of Helm requests (additionalParams.helm_chart_path); requests with a chart fail, saying so, when it is missing',
     }),
     syncIntervalMs: Type.Integer({
       minimum: 0,

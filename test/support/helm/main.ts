@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { loadChart, renderChart } from './chart.ts';
 
 type Values = Record<string, unknown>;

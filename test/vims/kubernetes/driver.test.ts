@@ -10,10 +10,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { OutboundPolicy } from '../../../src/net/address-policy.ts';
 import type { InstantiatedVnfInfo } from '../../../src/sol/instance-model.ts';
 import { InfraError, type InstantiatePlan, type OperationContext } from '../../../src/vims/contract.ts';
-import { createKubernetesDriver } from '../../../src/vims/drivers/kubernetes/driver.ts';
 import type { Vnfd } from '../../../src/vnfd/model/vnfd.ts';
 import { context, flavourOf, grantFor, instantiatePlan, newVnfc, sampleVnfd } from '../plans.ts';
 import { type KubeFixture, kubeFixture } from './fixture.ts';
@@ -486,27 +484,6 @@ describe('Kubernetes driver on the test API server', () => {
       );
       assert.equal(error.detail?.vduId, 'VDU1');
       await f.driver.rollback(ctx, 'INSTANTIATE');
-    });
-
-    test('a Helm chart request is refused saying the helm binary is missing, before anything is applied', async () => {
-      const driver = createKubernetesDriver({
-        policy: new OutboundPolicy(['127.0.0.1']),
-        blobs: f.blobs,
-        config: { ...f.config, helmPath: '/nonexistent/helm' },
-      });
-      const plan = instantiatePlan(heal);
-      const instanceId = randomUUID();
-      const ctx = context(f.vim, heal, {
-        instanceId,
-        packageId: HEAL,
-        additionalParams: { helm_chart_path: 'Files/kubernetes/chart.tgz', helm_parameters: {} },
-      });
-      await rejects(
-        driver.instantiate(ctx, plan),
-        'INVALID_REQUEST',
-        /helm_chart_path: Helm charts need the helm binary on the Bosun host, and kubernetes\.helmPath \/nonexistent\/helm runs none/,
-      );
-      assert.deepEqual(await f.resources(instanceId), []);
     });
 
     test('files the package does not declare, or none, are refused before anything is applied', async () => {

@@ -3,6 +3,7 @@
  * (`namespace`, `tenant`, `lcm-kubernetes-def-files`, `vdu_reses`: each VDU's workload as
  * applied) plus `resources`, every object applied (kind and name), so that scale, heal, change
  * package and rollbacks work from the instance alone, and a rollback knows what was there before.
+ * A Helm instance also has `helm`: its release, chart, replica keys and the revision it runs.
  */
 import type { InstantiatedVnfInfo } from '../../../sol/instance-model.ts';
 import { InfraError } from '../../contract.ts';
@@ -21,6 +22,17 @@ export interface KubeState {
   'lcm-kubernetes-def-files'?: string[];
   vdu_reses: Record<string, Record<string, unknown>>;
   resources: ObjectRef[];
+  helm?: HelmState;
+}
+
+export interface HelmState {
+  release: string;
+  /** The chart (package path) the release runs. */
+  chart: string;
+  /** Per VDU, the values key of its replicas (helm_value_names). */
+  valueNames: Record<string, string>;
+  /** The release's revision after the instance's last operation (a rollback returns to it). */
+  revision: number;
 }
 
 const isMapping = (v: unknown): v is Record<string, unknown> =>
@@ -42,6 +54,7 @@ export function stateOf(info: InstantiatedVnfInfo | undefined): KubeState {
       : {}),
     vdu_reses: m.vdu_reses as Record<string, Record<string, unknown>>,
     resources: Array.isArray(m.resources) ? (m.resources as ObjectRef[]) : [],
+    ...(isMapping(m.helm) ? { helm: m.helm as unknown as HelmState } : {}),
   };
 }
 

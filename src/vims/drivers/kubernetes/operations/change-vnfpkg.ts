@@ -4,13 +4,15 @@
  * VDUs the plan names (`vdu_params`), with the replicas they have, their pod template marked with
  * the op occ so that every pod is replaced by a rolling update even when the image is the same —
  * and the rollout is waited for. VNFCs keep their ids (MODIFIED: a new pod). The state before is
- * the instance's, which the rollback applies again.
+ * the instance's, which the rollback applies again. A Helm instance's release is upgraded with the
+ * new package's chart instead (helm/).
  */
 import type { ChangeVnfpkgPlan, DriverResult, OperationContext } from '../../../contract.ts';
 import { resourceChanges } from '../../resource-changes.ts';
 import { converge, idsByVdu } from '../converge.ts';
 import { type KubernetesDeps, withClient } from '../deps.ts';
 import { DEF_FILES, defFiles, design } from '../design.ts';
+import { helmChangeVnfpkg, isHelm } from '../helm/operations.ts';
 import { infoOf } from '../info.ts';
 import { CHANGED_BY } from '../names.ts';
 import { type KubeState, refOf, stateOf, storedWorkload } from '../state.ts';
@@ -34,6 +36,14 @@ export async function changeVnfpkg(
 ): Promise<DriverResult> {
   const current = ctx.current;
   const state = stateOf(current);
+  if (isHelm(state)) {
+    const done = await helmChangeVnfpkg(deps, ctx, state, plan);
+    const info = infoOf(current?.flavourId ?? ctx.flavourId, done.vnfcs, done.state, {
+      ...(current?.scaleStatus ? { scaleStatus: current.scaleStatus } : {}),
+      ...(current?.maxScaleLevels ? { maxScaleLevels: current.maxScaleLevels } : {}),
+    });
+    return { changes: resourceChanges(ctx.current, info), instantiatedVnfInfo: info };
+  }
   const before = current?.vnfcResourceInfo ?? [];
   const files = defFiles(ctx.additionalParams, 'Change current VNF package');
   const d = await design(deps, ctx, files, state.namespace);

@@ -3,7 +3,8 @@
  * ones, which take the VNFCs' ids (MODIFIED, a new computeResource). The whole VNF (every VNFC,
  * SOL003): the instance's manifests are applied again first — what was deleted or changed behind
  * Bosun's back comes back as the package has it — and then every pod is replaced. A bare Pod is
- * deleted, waited for, and applied again. A retry deletes only pods not yet replaced.
+ * deleted, waited for, and applied again. A retry deletes only pods not yet replaced. A Helm
+ * instance's whole heal upgrades its release again instead of applying manifests (helm/).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DriverResult, HealPlan, OperationContext } from '../../../contract.ts';
@@ -13,6 +14,7 @@ import type { KubeClient } from '../client/client.ts';
 import { converge, idsByVdu } from '../converge.ts';
 import { type KubernetesDeps, withClient } from '../deps.ts';
 import { design } from '../design.ts';
+import { helmReinstall, isHelm } from '../helm/operations.ts';
 import { infoOf } from '../info.ts';
 import { LABELS } from '../names.ts';
 import { type KubeState, stateOf, storedWorkload } from '../state.ts';
@@ -71,14 +73,16 @@ export async function heal(
   const before = current?.vnfcResourceInfo ?? [];
   const targets = before.filter((v) => plan.vnfcs.includes(v.id));
   const whole = before.length > 0 && targets.length === before.length;
+  // A Helm instance's whole heal upgrades its release again first (what was deleted comes back).
+  const helm = whole && isHelm(state) ? await helmReinstall(deps, ctx, state) : undefined;
   const vnfcs = await withClient(deps, ctx.vim, async (client) => {
-    const apply = whole ? await reapplied(deps, ctx, state) : [];
+    const apply = whole && !helm ? await reapplied(deps, ctx, state) : [];
     // The VDU workloads too (a deleted Deployment comes back), with the replicas they have.
     const counts = idsByVdu(before);
     for (const [vduId, body] of Object.entries(state.vdu_reses)) {
       const workload = storedWorkload(vduId, body);
       if (workload.info.workload === 'pod') continue;
-      if (whole)
+      if (whole && !helm)
         apply.push({
           object: workload,
           body: stamped(workload, {
@@ -127,7 +131,7 @@ export async function heal(
       replaced,
     });
   });
-  const info = infoOf(current?.flavourId ?? ctx.flavourId, vnfcs, state, {
+  const info = infoOf(current?.flavourId ?? ctx.flavourId, vnfcs, helm?.state ?? state, {
     ...(current?.scaleStatus ? { scaleStatus: current.scaleStatus } : {}),
     ...(current?.maxScaleLevels ? { maxScaleLevels: current.maxScaleLevels } : {}),
   });

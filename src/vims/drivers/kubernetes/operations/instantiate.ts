@@ -3,14 +3,15 @@
  * occ) in its namespace, each VDU's workload with as many replicas as the plan has VNFCs of it,
  * then waited for; the pods become the VNFCs. VDUs the request's manifests do not realise get
  * none, as in Tacker (a request that realises none of the plan's VDUs is refused). A retry applies the same objects again (nothing
- * is duplicated) and reads the same pods.
+ * is duplicated) and reads the same pods. A request with a Helm chart (helm_chart_path) installs it instead (helm/).
  */
 import type { DriverResult, InstantiatePlan, OperationContext } from '../../../contract.ts';
 import { resourceChanges } from '../../resource-changes.ts';
 import { converge, idsByVdu } from '../converge.ts';
 import { type KubernetesDeps, withClient } from '../deps.ts';
 import { DEF_FILES, defFiles, design } from '../design.ts';
-import { refuseHelm } from '../helm-refusal.ts';
+import { helmInstantiate } from '../helm/instantiate.ts';
+import { chartPath } from '../helm/request.ts';
 import { infoOf } from '../info.ts';
 import { type KubeState, refOf } from '../state.ts';
 import { requireWorkloads, stamped } from '../workloads.ts';
@@ -20,7 +21,8 @@ export async function instantiate(
   ctx: OperationContext,
   plan: InstantiatePlan,
 ): Promise<DriverResult> {
-  await refuseHelm(ctx.additionalParams, deps.config.helmPath);
+  const chart = chartPath(ctx.additionalParams);
+  if (chart !== undefined) return helmInstantiate(deps, ctx, plan, chart);
   const files = defFiles(ctx.additionalParams, 'Instantiate');
   const d = await design(deps, ctx, files);
   // As Tacker: a VDU no manifest of the request realises has no VNFCs (a package may hold

@@ -3,7 +3,8 @@
  * have been recorded yet, so they are found by label in the namespace the request chose). Scale
  * out: each VDU back to the replicas it had, the pods the op occ added removed first. Change of
  * package: the workloads as they were applied before (from the instance's state) applied again
- * — a rolling update back — and the objects the new package added deleted.
+ * — a rolling update back — and the objects the new package added deleted. A Helm instance: its
+ * release uninstalled, or rolled back to the revision it ran before (helm/).
  */
 import type { VnfcResourceInfo } from '../../../../sol/instance-model.ts';
 import type { DriverResult, OperationContext, RollbackableOperation } from '../../../contract.ts';
@@ -13,7 +14,11 @@ import { kindInfo } from '../client/kinds.ts';
 import { converge, idsByVdu } from '../converge.ts';
 import { type KubernetesDeps, withClient } from '../deps.ts';
 import { defFiles, design } from '../design.ts';
+import { helmRollback, isHelm } from '../helm/operations.ts';
+import { chartPath } from '../helm/request.ts';
+import { helmRemove } from '../helm/terminate.ts';
 import { infoOf } from '../info.ts';
+import { targetNamespace } from '../manifests/objects.ts';
 import { instanceSelector, LABELS } from '../names.ts';
 import { removeInstance } from '../remove.ts';
 import { scaleTo } from '../scale-to.ts';
@@ -43,8 +48,31 @@ const sameInfo = (
   });
 };
 
+/** A Helm instance's rollback of scale out or change of package: its release's revision before. */
+async function helmBack(deps: KubernetesDeps, ctx: OperationContext) {
+  const state = stateOf(ctx.current);
+  if (!isHelm(state)) return undefined;
+  const done = await helmRollback(deps, ctx, state);
+  const current = ctx.current as NonNullable<OperationContext['current']>;
+  const info = infoOf(current.flavourId, done.vnfcs, done.state, {
+    ...(current.scaleStatus ? { scaleStatus: current.scaleStatus } : {}),
+    ...(current.maxScaleLevels ? { maxScaleLevels: current.maxScaleLevels } : {}),
+  });
+  return { changes: resourceChanges(ctx.current, info), instantiatedVnfInfo: info };
+}
+
 export const ROLLBACKS: Partial<Record<RollbackableOperation, Rollback>> = {
   async INSTANTIATE(deps, ctx) {
+    if (chartPath(ctx.additionalParams) !== undefined) {
+      let namespace: string | undefined;
+      try {
+        namespace = targetNamespace(ctx.additionalParams?.namespace, []);
+      } catch {
+        // Refused before anything was installed.
+      }
+      if (namespace !== undefined) await helmRemove(deps, ctx, namespace, 0);
+      return { changes: resourceChanges(ctx.current, undefined) };
+    }
     const namespace = await namespaceOfRequest(deps, ctx);
     if (namespace !== undefined) {
       await withClient(deps, ctx.vim, (client) =>
@@ -54,6 +82,8 @@ export const ROLLBACKS: Partial<Record<RollbackableOperation, Rollback>> = {
     return { changes: resourceChanges(ctx.current, undefined) };
   },
   async SCALE_OUT(deps, ctx) {
+    const helm = await helmBack(deps, ctx);
+    if (helm) return helm;
     const current = ctx.current as NonNullable<OperationContext['current']>;
     const state = stateOf(current);
     const before = current.vnfcResourceInfo ?? [];
@@ -91,6 +121,8 @@ export const ROLLBACKS: Partial<Record<RollbackableOperation, Rollback>> = {
     };
   },
   async CHANGE_VNFPKG(deps, ctx) {
+    const helm = await helmBack(deps, ctx);
+    if (helm) return helm;
     const current = ctx.current as NonNullable<OperationContext['current']>;
     const state = stateOf(current);
     const before = current.vnfcResourceInfo ?? [];
