@@ -7,8 +7,8 @@
  */
 import { InfraError } from '../../contract.ts';
 import type { KubeClient } from './client/client.ts';
-import type { ManifestObject } from './manifests/objects.ts';
 import { releaseName } from './helm/request.ts';
+import type { ManifestObject } from './manifests/objects.ts';
 import { LABELS } from './names.ts';
 
 /** The annotations Helm 3 puts on every object of a release. */
