@@ -5,12 +5,15 @@
  *    created, instantiated, scaled out and in, terminated and deleted — operations/s and the p50 /
  *    p99 from POST to COMPLETED;
  * 2. 100 concurrent instantiations;
- * 3. the same cycle on PostgreSQL with an API server and two worker processes (when the
- *    machine has PostgreSQL);
+ * 3. the same cycle on PostgreSQL with an API server and one, two and three worker processes
+ *    (when the machine has PostgreSQL), with the CPU share of PostgreSQL and of Bosun;
+ * and for each the database statements and transactions per operation, and the targets of a
+ * production cluster (PostgreSQL with two workers at least twice SQLite's ops/s, a p50 and 100
+ * concurrent instantiations no slower) as met or MISSED.
  * 4. POST /vnf_instances, GET /vnf_instances/{id}, and the first page of the instance and op occ
  *    lists with 10,000 of each stored — next to Tacker's numbers (shared/reference/tacker-baseline.md).
  * BOSUN_BENCH_DURATION (s, default 5), BOSUN_BENCH_ROWS (default 10000), BOSUN_BENCH_LCM_DATABASES
- * (default `sqlite,postgres`: which of 1-2,4 and 3 run).
+ * (default `sqlite,postgres`: which of 1-2,4 and 3 run), BOSUN_BENCH_LCM_PG_WORKERS (default `1,2,3`).
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -21,12 +24,15 @@ import { NodeSqliteDialect } from '../src/store/db/node-sqlite-dialect.ts';
 import type { Tables } from '../src/store/db/tables.ts';
 import { newEnv, type Served, serve, stop } from '../test/http/vnflcm/processes.ts';
 import { sampleVariant } from '../test/http/vnflcm/sample-package.ts';
+import { cpuShare, pidsNamed } from './support/cpu.ts';
+import { type DbCost, dbCost } from './support/db-cost.ts';
 import { printRows, type Row } from './support/report.ts';
 
 const instances = Number(process.env.BOSUN_BENCH_LCM_INSTANCES ?? '200');
 const duration = Number(process.env.BOSUN_BENCH_DURATION ?? '5');
 const seedRows = Number(process.env.BOSUN_BENCH_ROWS ?? '10000');
 const databases = (process.env.BOSUN_BENCH_LCM_DATABASES ?? 'sqlite,postgres').split(',');
+const pgWorkers = (process.env.BOSUN_BENCH_LCM_PG_WORKERS ?? '1,2,3').split(',').map(Number);
 const CONCURRENCY = 20;
 const H = { Version: '2.0.0', 'content-type': 'application/json' };
 const V2 = '/vnflcm/v2';
@@ -199,6 +205,17 @@ async function cannon(url: string, connections: number, method: 'GET' | 'POST' =
   return autocannon(opts);
 }
 
+/** Statements and transactions per operation (API and workers together). */
+const perOp = (cost: DbCost, ops: number) =>
+  `${(cost.statements / ops).toFixed(1)} statements and ${(cost.transactions / ops).toFixed(1)} transactions per operation`;
+const pctOf = (share: number) => `${(share * 100).toFixed(0)} %`;
+
+type Cycles = Awaited<ReturnType<typeof cycles>>;
+let sqliteCycles: Cycles | undefined;
+let pg2: Cycles | undefined;
+let sqliteConcurrent: number | undefined;
+let pgConcurrent: number | undefined;
+
 const rows: Row[] = [];
 const pkg = await hooklessPackage();
 const QUIET = {
@@ -212,14 +229,19 @@ if (databases.includes('sqlite')) {
   try {
     await onboard(server.url, pkg.zip);
     log('SQLite: package onboarded; cycles');
-    const r = await cycles(server.url, pkg.vnfdId, instances);
+    const { result, share } = await cpuShare({ bosun: () => [server.child.pid ?? 0] }, () =>
+      dbCost([server.url], () => cycles(server.url, pkg.vnfdId, instances)),
+    );
+    const { result: r, cost } = result;
+    sqliteCycles = r;
     rows.push([
       `SQLite, 1 process: ${instances} instances × (instantiate, scale out, scale in, terminate), ${CONCURRENCY} at a time`,
       `${r.opsPerS.toFixed(1)} ops/s`,
-      `POST→COMPLETED p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms (${r.ops} ops); instantiate+terminate cycles/s ≈ ${(r.opsPerS / 4).toFixed(1)}`,
+      `POST→COMPLETED p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms (${r.ops} ops); ${perOp(cost, r.ops)}; CPU of the 2 cores: Bosun ${pctOf(share.bosun)}`,
     ]);
     log('SQLite: 100 concurrent instantiations');
     const c = await concurrentInstantiations(server.url, pkg.vnfdId, 100);
+    sqliteConcurrent = c.wall;
     rows.push([
       'SQLite: 100 concurrent instantiations',
       `${c.wall.toFixed(2)} s`,
@@ -262,7 +284,7 @@ if (databases.includes('sqlite')) {
   }
 }
 if (databases.includes('postgres')) {
-  // 3. PostgreSQL: an API server and two workers.
+  // 3. PostgreSQL: an API server and 1, 2 and 3 worker processes.
   let pgServer: Awaited<ReturnType<typeof startTempPostgres>> | undefined;
   try {
     if (!process.env.BOSUN_TEST_PG_URL) pgServer = await startTempPostgres();
@@ -271,31 +293,70 @@ if (databases.includes('postgres')) {
   }
   if (process.env.BOSUN_TEST_PG_URL || pgServer) {
     if (pgServer) process.env.BOSUN_TEST_PG_URL = pgServer.url;
-    const pgEnv = await newEnv('postgres', QUIET);
-    const processes: Served[] = [];
     try {
-      processes.push(await serve(pgEnv, 'api'));
-      processes.push(...(await Promise.all([serve(pgEnv, 'worker'), serve(pgEnv, 'worker')])));
-      const api = processes[0].url;
-      await onboard(api, pkg.zip);
-      log('PostgreSQL: package onboarded; cycles');
-      const r = await cycles(api, pkg.vnfdId, instances);
-      rows.push([
-        `PostgreSQL, API + 2 workers: ${instances} instances × 4 operations, ${CONCURRENCY} at a time`,
-        `${r.opsPerS.toFixed(1)} ops/s`,
-        `POST→COMPLETED p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms (workers poll every worker.pollIntervalMs)`,
-      ]);
-      const c = await concurrentInstantiations(api, pkg.vnfdId, 100);
-      rows.push([
-        'PostgreSQL, API + 2 workers: 100 concurrent instantiations',
-        `${c.wall.toFixed(2)} s`,
-        `POST→COMPLETED p50 ${c.p50.toFixed(0)} ms, p99 ${c.p99.toFixed(0)} ms`,
-      ]);
+      for (const workers of pgWorkers) {
+        const pgEnv = await newEnv('postgres', QUIET);
+        const processes: Served[] = [];
+        try {
+          processes.push(await serve(pgEnv, 'api'));
+          processes.push(
+            ...(await Promise.all(Array.from({ length: workers }, () => serve(pgEnv, 'worker')))),
+          );
+          const api = processes[0].url;
+          await onboard(api, pkg.zip);
+          log(`PostgreSQL, ${workers} worker(s): package onboarded; cycles`);
+          const urls = processes.map((p) => p.url);
+          const pids = () => processes.map((p) => p.child.pid ?? 0);
+          const { result, share } = await cpuShare(
+            { postgres: () => pidsNamed('postgres'), bosun: pids },
+            () => dbCost(urls, () => cycles(api, pkg.vnfdId, instances)),
+          );
+          const { result: r, cost } = result;
+          if (workers === 2) pg2 = r;
+          rows.push([
+            `PostgreSQL, API + ${workers} worker${workers > 1 ? 's' : ''}: ${instances} instances × 4 operations, ${CONCURRENCY} at a time`,
+            `${r.opsPerS.toFixed(1)} ops/s`,
+            `POST→COMPLETED p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms; ${perOp(cost, r.ops)}; CPU of the 2 cores: PostgreSQL ${pctOf(share.postgres)}, Bosun ${pctOf(share.bosun)}`,
+          ]);
+          if (workers === 2) {
+            const c = await concurrentInstantiations(api, pkg.vnfdId, 100);
+            pgConcurrent = c.wall;
+            rows.push([
+              'PostgreSQL, API + 2 workers: 100 concurrent instantiations',
+              `${c.wall.toFixed(2)} s`,
+              `POST→COMPLETED p50 ${c.p50.toFixed(0)} ms, p99 ${c.p99.toFixed(0)} ms`,
+            ]);
+          }
+        } finally {
+          for (const p of processes) await stop(p.child);
+        }
+      }
     } finally {
-      for (const p of processes) await stop(p.child);
       pgServer?.stop();
     }
   }
+}
+
+// The targets of a production cluster, measured in this run.
+if (sqliteCycles && pg2) {
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  rows.push([
+    'Target: PostgreSQL (API + 2 workers) ops/s ≥ 2× SQLite',
+    verdict(pg2.opsPerS >= 2 * sqliteCycles.opsPerS),
+    `${pg2.opsPerS.toFixed(1)} vs 2 × ${sqliteCycles.opsPerS.toFixed(1)} = ${(2 * sqliteCycles.opsPerS).toFixed(1)} ops/s (${(pg2.opsPerS / sqliteCycles.opsPerS).toFixed(2)}×)`,
+  ]);
+  rows.push([
+    'Target: PostgreSQL p50 POST→COMPLETED ≤ SQLite',
+    verdict(pg2.p50 <= sqliteCycles.p50),
+    `${pg2.p50.toFixed(0)} ms vs ${sqliteCycles.p50.toFixed(0)} ms`,
+  ]);
+}
+if (sqliteConcurrent !== undefined && pgConcurrent !== undefined) {
+  rows.push([
+    'Target: PostgreSQL 100 concurrent instantiations ≤ SQLite',
+    pgConcurrent <= sqliteConcurrent ? 'met' : 'MISSED',
+    `${pgConcurrent.toFixed(2)} s vs ${sqliteConcurrent.toFixed(2)} s`,
+  ]);
 }
 
 printRows('Bosun LCM benchmarks (simulated VIM, no simulated latency, no hook scripts)', rows);

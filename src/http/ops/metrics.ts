@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { registerDbMetrics } from './db-metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +17,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();
   app.decorate('metrics', registry);
   collectDefaultMetrics({ register: registry, prefix: 'bosun_' });
+  registerDbMetrics(registry);
   const latency = new Histogram({
     name: 'bosun_http_request_duration_seconds',
     help: 'HTTP requests answered and their latency, by route pattern, method and status',

@@ -9,6 +9,7 @@
  * makes Kysely wait on a mutex before it calls the driver, so the check would come too late).
  */
 import type { DatabaseConnection, Dialect, Driver } from 'kysely';
+import { statementMeter } from './statement-meter.ts';
 import { assertOutsideTransaction } from './transaction-scope.ts';
 
 export function guardRootHandle(dialect: Dialect): Dialect {
@@ -20,22 +21,56 @@ export function guardRootHandle(dialect: Dialect): Dialect {
   };
 }
 
+/** Each counted connection's own: the driver is always handed back its own connection. */
+const innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
+const unwrap = (connection: DatabaseConnection) => innerOf.get(connection) ?? connection;
+
+/** The connection with its statements counted (statement-meter.ts). */
+function metered(connection: DatabaseConnection): DatabaseConnection {
+  const counted: DatabaseConnection = {
+    executeQuery(query) {
+      statementMeter.statements++;
+      return connection.executeQuery(query);
+    },
+    streamQuery(query, chunkSize) {
+      statementMeter.statements++;
+      return connection.streamQuery(query, chunkSize);
+    },
+  };
+  innerOf.set(counted, connection);
+  return counted;
+}
+
 function guardDriver(inner: Driver): Driver {
   const driver: Driver = {
     init: (...args) => inner.init(...args),
     async acquireConnection(...args): Promise<DatabaseConnection> {
       assertOutsideTransaction();
-      return inner.acquireConnection(...args);
+      return metered(await inner.acquireConnection(...args));
     },
-    beginTransaction: (...args) => inner.beginTransaction(...args),
-    commitTransaction: (...args) => inner.commitTransaction(...args),
-    rollbackTransaction: (...args) => inner.rollbackTransaction(...args),
-    releaseConnection: (...args) => inner.releaseConnection(...args),
+    beginTransaction: (connection, settings) => {
+      statementMeter.transactions++;
+      statementMeter.statements++;
+      return inner.beginTransaction(unwrap(connection), settings);
+    },
+    commitTransaction: (connection) => {
+      statementMeter.statements++;
+      return inner.commitTransaction(unwrap(connection));
+    },
+    rollbackTransaction: (connection) => {
+      statementMeter.statements++;
+      return inner.rollbackTransaction(unwrap(connection));
+    },
+    releaseConnection: (connection) => inner.releaseConnection(unwrap(connection)),
     destroy: (...args) => inner.destroy(...args),
   };
   // Kysely tells "no savepoint support" by the method's absence: keep that.
-  if (inner.savepoint) driver.savepoint = inner.savepoint.bind(inner);
-  if (inner.rollbackToSavepoint) driver.rollbackToSavepoint = inner.rollbackToSavepoint.bind(inner);
-  if (inner.releaseSavepoint) driver.releaseSavepoint = inner.releaseSavepoint.bind(inner);
+  const { savepoint, rollbackToSavepoint, releaseSavepoint } = inner;
+  if (savepoint) driver.savepoint = (c, name, compile) => savepoint.call(inner, unwrap(c), name, compile);
+  if (rollbackToSavepoint)
+    driver.rollbackToSavepoint = (c, name, compile) =>
+      rollbackToSavepoint.call(inner, unwrap(c), name, compile);
+  if (releaseSavepoint)
+    driver.releaseSavepoint = (c, name, compile) => releaseSavepoint.call(inner, unwrap(c), name, compile);
   return driver;
 }
