@@ -218,9 +218,11 @@ let pgConcurrent: number | undefined;
 
 const rows: Row[] = [];
 const pkg = await hooklessPackage();
+/** Production's lease and poll interval (the tests' processes shorten both); no graceful wait. */
 const QUIET = {
   BOSUN_SIM_GRACEFUL_WAIT_CAP_MS: '0',
   BOSUN_WORKER_LEASE_MS: '30000',
+  BOSUN_WORKER_POLL_INTERVAL_MS: '1000',
 };
 if (databases.includes('sqlite')) {
   // 1-2, 4: SQLite, one process.

@@ -68,6 +68,7 @@ export function lcmWorker(deps: JobDeps, stores: readonly LcmStore[] = LCM_STORE
     } finally {
       job.signal.removeEventListener('abort', lost);
       running.delete(job.id);
+      storeOf.delete(job.id);
     }
   }
 
@@ -100,6 +101,21 @@ export function lcmWorker(deps: JobDeps, stores: readonly LcmStore[] = LCM_STORE
     claim: async (id) => {
       const store = storeOf.get(id);
       return store !== undefined && (await store.claim(db.kysely, id, owner, leaseMs));
+    },
+    claimMany: async (limit) => {
+      const claimed: string[] = [];
+      for (const store of stores) {
+        const ids = await store.claimMany(
+          db.kysely,
+          limit - claimed.length,
+          owner,
+          leaseMs,
+          db.dialect === 'postgres',
+        );
+        for (const id of ids) storeOf.set(id, store);
+        claimed.push(...ids);
+      }
+      return claimed;
     },
     // The heartbeat also reads whether a FORCEFUL cancel was asked for (on another replica too).
     renew: async (id) => {

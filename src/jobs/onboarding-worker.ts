@@ -17,7 +17,7 @@ import {
   uploadedZipScan,
 } from '../packages/onboarding.ts';
 import { packageBlobKey } from '../packages/package-record.ts';
-import { claimableJobs, claimJob } from '../store/queue/claim.ts';
+import { claimableJobs, claimJob, claimJobs } from '../store/queue/claim.ts';
 import { failJob } from '../store/queue/fail.ts';
 import { PROCESS_OWNER } from '../store/queue/owner.ts';
 import { abandonedJobs, takeOverJob } from '../store/queue/take-over.ts';
@@ -115,6 +115,8 @@ export function onboardingWorker(deps: JobDeps): Worker {
     },
     claimable: (limit) => claimableJobs(db.kysely, PACKAGE_JOBS, limit, db.dialect === 'postgres'),
     claim: (id) => claimJob(db.kysely, PACKAGE_JOBS, id, owner, leaseMs),
+    claimMany: (limit) =>
+      claimJobs(db.kysely, PACKAGE_JOBS, limit, owner, leaseMs, db.dialect === 'postgres'),
     renew: (id) => renewPackageLease(db.kysely, id, owner, leaseMs),
     run,
   };

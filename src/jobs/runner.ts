@@ -41,12 +41,17 @@ export interface Worker {
   concurrency: number;
   /** How long stop() lets the jobs in progress run before it aborts them. */
   stopGraceMs: number;
-  /** Ends or requeues what dead processes left; runs at every look, before claiming. */
+  /** Ends or requeues what dead processes left; runs before claiming, at most once a poll interval. */
   recover(): Promise<void>;
   /** Ids of up to `limit` jobs that may be claimed now. */
   claimable(limit: number): Promise<string[]>;
   /** Claims job `id` for this process; false when another worker got it first. */
   claim(id: string): Promise<boolean>;
+  /**
+   * Claims up to `limit` jobs at once and answers their ids (one statement, store/queue's
+   * claimJobs): where a worker has it, the runner uses it instead of claimable and claim.
+   */
+  claimMany?(limit: number): Promise<string[]>;
   /** Extends the lease of claimed job `id`; false once this process no longer holds it. */
   renew(id: string): Promise<boolean>;
   /** Runs a claimed job; a rejection is logged, the slot freed all the same. */
@@ -71,6 +76,8 @@ export class JobRunner implements Wake {
   readonly #stopAbort = new AbortController();
   readonly #loop: PollLoop;
   #wakeTimes: number[] = [];
+  /** When recover() last ran (epoch ms). */
+  #recovered = 0;
   #wakeTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   #close: (() => void | Promise<void>) | undefined;
 
@@ -154,9 +161,21 @@ export class JobRunner implements Wake {
 
   async #tick(): Promise<void> {
     const worker = this.#worker;
-    await worker.recover();
+    // Recovery looks for dead processes' jobs: once a poll interval is enough, whatever the
+    // wake-ups (every job that ends wakes the loop).
+    if (Date.now() - this.#recovered >= this.#options.intervalMs) {
+      this.#recovered = Date.now();
+      await worker.recover();
+    }
     const free = worker.concurrency - this.#running.size;
     if (free <= 0) return;
+    if (worker.claimMany) {
+      // Claimed jobs run even if the loop stopped meanwhile: they hand themselves back.
+      for (const id of await worker.claimMany(free)) {
+        if (!this.#running.has(id)) this.#running.set(id, this.#run(id));
+      }
+      return;
+    }
     for (const id of await worker.claimable(free)) {
       if (this.#loop.stopped || this.#running.size >= worker.concurrency) return;
       if (this.#running.has(id) || !(await worker.claim(id))) continue;

@@ -11,7 +11,7 @@ import type { Grant, GrantRequest } from '../grant/types.ts';
 import type { Operation, OperationState } from '../sol/lcm-operations.ts';
 import type { LcmOpOccsTable, VnfInstancesTable } from '../store/db/tables.ts';
 import type { Executor } from '../store/db/transaction.ts';
-import { claimableJobs, claimJob } from '../store/queue/claim.ts';
+import { claimableJobs, claimJob, claimJobs } from '../store/queue/claim.ts';
 import { completeJob } from '../store/queue/complete.ts';
 import { failJob } from '../store/queue/fail.ts';
 import { renewJobLease } from '../store/queue/heartbeat.ts';
@@ -414,6 +414,17 @@ export class LcmStore {
   /** Op occs a worker may claim now: queued ones (a running one whose lease expired is recovered, not re-run). */
   claimable(db: Executor, limit: number, skipLocked: boolean): Promise<string[]> {
     return claimableJobs(db, this.jobs, limit, skipLocked);
+  }
+
+  /** Claims up to `limit` queued op occs at once (store/queue's claimJobs). */
+  claimMany(
+    db: Executor,
+    limit: number,
+    owner: string,
+    leaseMs: number,
+    skipLocked: boolean,
+  ): Promise<string[]> {
+    return claimJobs(db, this.jobs, limit, owner, leaseMs, skipLocked);
   }
 
   claim(db: Executor, id: string, owner: string, leaseMs: number): Promise<boolean> {

@@ -8,10 +8,9 @@
  */
 import type { Logger } from 'pino';
 import type { Database } from '../../store/db/database.ts';
-import { inTransaction } from '../../store/db/transaction.ts';
 import { nowIso } from '../model.ts';
 import type { NewOpEvent } from './event.ts';
-import { appendOpEvents } from './record.ts';
+import { recordOpEvents } from './record.ts';
 import { opEventsCommitted } from './signal.ts';
 
 /** Events kept waiting at most; beyond, output lines are dropped until the database catches up. */
@@ -60,9 +59,7 @@ export class TimelineWriter {
     this.#pending = [];
     if (!batch.length) return;
     try {
-      await inTransaction(this.#db, (trx) =>
-        appendOpEvents(trx, this.#db, this.#opOccId, batch, this.#maxOutputLines),
-      );
+      await recordOpEvents(this.#db, this.#opOccId, batch, this.#maxOutputLines);
       opEventsCommitted(this.#opOccId);
     } catch (err) {
       this.#logger.warn({ err, vnfLcmOpOccId: this.#opOccId }, 'could not record timeline events');

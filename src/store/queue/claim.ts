@@ -71,3 +71,40 @@ export async function claimJob(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * Claims up to `limit` jobs for `owner` in one statement, oldest change first, and answers their
+ * ids: the set-based claim. On PostgreSQL the rows other workers are claiming at the same moment
+ * are skipped (FOR UPDATE SKIP LOCKED in the subquery), so workers of several processes never
+ * wait on each other nor lose a claim they were racing for.
+ */
+export async function claimJobs(
+  executor: Executor,
+  jobs: JobTable,
+  limit: number,
+  owner: string,
+  leaseMs: number,
+  skipLocked: boolean,
+): Promise<string[]> {
+  if (limit <= 0) return [];
+  const { db, table, key } = queueOf(executor, jobs);
+  let due = db
+    .selectFrom(table)
+    .select(key)
+    .where(claimableNow(jobs, nowIso()))
+    .orderBy('updated_at')
+    .limit(limit);
+  if (skipLocked) due = due.modifyEnd(sql`for update skip locked`);
+  const rows = await db
+    .updateTable(table)
+    .set((eb) => ({
+      job_state: 'running',
+      lease_owner: owner,
+      lease_until: leaseUntil(leaseMs),
+      attempts: eb('attempts', '+', 1),
+    }))
+    .where(key, 'in', due)
+    .returning(key)
+    .execute();
+  return rows.map((r) => r.id);
+}

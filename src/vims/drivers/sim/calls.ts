@@ -8,7 +8,7 @@ import type { Database } from '../../../store/db/database.ts';
 import { inTransaction } from '../../../store/db/transaction.ts';
 import { InfraError } from '../../contract.ts';
 import type { SimConfig } from './config.ts';
-import { takeFault } from './faults.ts';
+import { armedFaultKinds, takeFault } from './faults.ts';
 import { Journal } from './journal.ts';
 
 /** Every kind of call; faults are injected per kind ('*' matches them all). */
@@ -48,6 +48,13 @@ export interface CallScope {
   journalOpOccId?: string;
   /** The op occ tagged on the resources created. */
   opOccId: string;
+  /**
+   * The kinds of the faults armed when the operation made its first call (armedFaultKinds):
+   * a call looks for its fault only when one of its kind was armed, so that an operation of
+   * twenty calls reads the fault table once, not twenty times. A fault armed while an
+   * operation runs applies from the next operation on.
+   */
+  armed?: Promise<ReadonlySet<string>>;
 }
 
 export const cancelled = () => new InfraError('CANCELLED', 'The operation was cancelled.');
@@ -74,7 +81,9 @@ export async function vimCall<T>(
   work: (journal: Journal) => Promise<T>,
 ): Promise<T> {
   checkSignal(scope.signal);
-  const fault = await takeFault(scope.db, kind);
+  scope.armed ??= armedFaultKinds(scope.db);
+  const armed = await scope.armed;
+  const fault = armed.has(kind) || armed.has('*') ? await takeFault(scope.db, kind) : undefined;
   if (fault?.action === 'fail') {
     throw new InfraError('VIM_OPERATION_FAILED', fault.message ?? `Simulated failure of ${kind}.`, {
       kind,
@@ -89,9 +98,12 @@ export async function vimCall<T>(
     });
   }
   await wait(scope.sim.operationDelayMs, scope.signal);
-  return inTransaction(scope.db, (trx) =>
-    work(new Journal(trx, scope.db.dialect, scope.instanceId, scope.journalOpOccId)),
-  );
+  return inTransaction(scope.db, async (trx) => {
+    const journal = new Journal(trx, scope.db.dialect, scope.instanceId, scope.journalOpOccId);
+    const result = await work(journal);
+    await journal.flush();
+    return result;
+  });
 }
 
 /**

@@ -72,6 +72,12 @@ export async function clearFaults(db: Database): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
+/** The kinds of the faults armed now ('*' for any call). */
+export async function armedFaultKinds(db: Database): Promise<ReadonlySet<string>> {
+  const rows = await db.kysely.selectFrom('sim_faults').select('kind').where('remaining', '>', 0).execute();
+  return new Set(rows.map((r) => r.kind));
+}
+
 /** Takes one use of the oldest fault matching `kind`, if any. */
 export async function takeFault(db: Database, kind: string): Promise<SimFault | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {

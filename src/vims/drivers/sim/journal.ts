@@ -20,6 +20,7 @@ export type JournaledTable = (typeof JOURNALED_TABLES)[number];
 
 type Row<T extends JournaledTable> = Tables[T];
 type AnyTable = 'sim_servers';
+type SimJournalRow = Omit<Tables['sim_journal'], 'id'>;
 
 export class Journal {
   readonly trx: Transaction<Tables>;
@@ -39,19 +40,25 @@ export class Journal {
     this.#opOccId = opOccId;
   }
 
-  async #record(table: JournaledTable, id: string, before: unknown): Promise<void> {
+  /** Entries not written yet: `flush` writes them in one INSERT before the call's commit. */
+  readonly #entries: SimJournalRow[] = [];
+
+  #record(table: JournaledTable, id: string, before: unknown): void {
     if (!this.#opOccId) return;
-    await this.trx
-      .insertInto('sim_journal')
-      .values({
-        instance_id: this.#instanceId,
-        op_occ_id: this.#opOccId,
-        table_name: table,
-        resource_id: id,
-        before: before === null ? null : JSON.stringify(before),
-        created_at: new Date().toISOString(),
-      })
-      .execute();
+    this.#entries.push({
+      instance_id: this.#instanceId,
+      op_occ_id: this.#opOccId,
+      table_name: table,
+      resource_id: id,
+      before: before === null ? null : JSON.stringify(before),
+      created_at: new Date().toISOString(),
+    });
+  }
+
+  /** Writes the call's entries, in the order of the changes (vimCall runs it before commit). */
+  async flush(): Promise<void> {
+    const entries = this.#entries.splice(0);
+    if (entries.length) await this.trx.insertInto('sim_journal').values(entries).execute();
   }
 
   async #get(table: JournaledTable, id: string): Promise<Record<string, unknown> | undefined> {
@@ -67,28 +74,60 @@ export class Journal {
       .insertInto(table as AnyTable)
       .values(row as never)
       .execute();
-    await this.#record(table, row.id, null);
+    this.#record(table, row.id, null);
   }
 
   async update<T extends JournaledTable>(table: T, id: string, patch: Partial<Row<T>>): Promise<void> {
-    const before = await this.#get(table, id);
+    const before =
+      this.dialect === 'postgres' ? await this.#updatePg(table, id, patch) : await this.#get(table, id);
     if (!before) return;
-    await this.trx
-      .updateTable(table as AnyTable)
-      .set(patch as never)
-      .where('id', '=', id)
-      .execute();
-    await this.#record(table, id, before);
+    if (this.dialect !== 'postgres') {
+      await this.trx
+        .updateTable(table as AnyTable)
+        .set(patch as never)
+        .where('id', '=', id)
+        .execute();
+    }
+    this.#record(table, id, before);
+  }
+
+  /**
+   * PostgreSQL: the update and the row as it was, in one statement (a data-modifying CTE sees
+   * the snapshot from before the update).
+   */
+  async #updatePg(
+    table: JournaledTable,
+    id: string,
+    patch: object,
+  ): Promise<Record<string, unknown> | undefined> {
+    const result = await this.trx
+      .with('before', (db) =>
+        db
+          .selectFrom(table as AnyTable)
+          .selectAll()
+          .where('id', '=', id),
+      )
+      .with('changed', (db) =>
+        db
+          .updateTable(table as AnyTable)
+          .set(patch as never)
+          .where('id', '=', id)
+          .returning('id'),
+      )
+      .selectFrom('before')
+      .selectAll()
+      .executeTakeFirst();
+    return result as Record<string, unknown> | undefined;
   }
 
   async remove(table: JournaledTable, id: string): Promise<void> {
-    const before = await this.#get(table, id);
-    if (!before) return;
-    await this.trx
+    const before = await this.trx
       .deleteFrom(table as AnyTable)
       .where('id', '=', id)
-      .execute();
-    await this.#record(table, id, before);
+      .returningAll()
+      .executeTakeFirst();
+    if (!before) return;
+    this.#record(table, id, before);
   }
 
   /** Puts a row back as it was (rollback): no journal entry. */
