@@ -75,10 +75,24 @@ export async function wait(ms: number, signal: AbortSignal | undefined): Promise
   }
 }
 
+/**
+ * A call that makes one journaled change (an insert, update or removal of one row): on
+ * PostgreSQL that change and its journal entry are one statement, so it runs without a
+ * transaction of its own (three round trips fewer).
+ */
+export function vimChange(
+  scope: CallScope,
+  kind: SimCallKind,
+  change: (journal: Journal) => Promise<void>,
+): Promise<void> {
+  return vimCall(scope, kind, change, { oneChange: true });
+}
+
 export async function vimCall<T>(
   scope: CallScope,
   kind: SimCallKind,
   work: (journal: Journal) => Promise<T>,
+  options: { oneChange?: boolean } = {},
 ): Promise<T> {
   checkSignal(scope.signal);
   scope.armed ??= armedFaultKinds(scope.db);
@@ -98,6 +112,9 @@ export async function vimCall<T>(
     });
   }
   await wait(scope.sim.operationDelayMs, scope.signal);
+  if (options.oneChange && scope.db.dialect === 'postgres') {
+    return work(new Journal(scope.db.kysely, scope.db.dialect, scope.instanceId, scope.journalOpOccId));
+  }
   return inTransaction(scope.db, async (trx) => {
     const journal = new Journal(trx, scope.db.dialect, scope.instanceId, scope.journalOpOccId);
     const result = await work(journal);
@@ -116,10 +133,10 @@ export async function removePort(
   port: { id: string; owned: boolean | number },
 ): Promise<void> {
   if (port.owned) {
-    await vimCall(scope, 'port.delete', (j) => j.remove('sim_ports', port.id));
+    await vimChange(scope, 'port.delete', (j) => j.remove('sim_ports', port.id));
     return;
   }
-  await vimCall(scope, 'port.update', (j) =>
+  await vimChange(scope, 'port.update', (j) =>
     j.update('sim_ports', port.id, {
       instance_id: null,
       stack_id: null,

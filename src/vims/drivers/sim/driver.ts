@@ -37,7 +37,7 @@ import {
   type VnfcHealth,
 } from '../../contract.ts';
 import { resourceChanges } from '../resource-changes.ts';
-import { type CallScope, vimCall, wait } from './calls.ts';
+import { type CallScope, vimCall, vimChange, wait } from './calls.ts';
 import type { SimConfig } from './config.ts';
 import { deriveInfo } from './derive.ts';
 import { flavorFor } from './flavors.ts';
@@ -190,7 +190,7 @@ export class SimDriver implements InfraDriver {
     const running = state.servers.filter((s) => s.status === 'ACTIVE');
     if (plan.terminationType === 'GRACEFUL' && running.length > 0) {
       for (const s of running) {
-        await vimCall(scope, 'server.stop', (j) =>
+        await vimChange(scope, 'server.stop', (j) =>
           j.update('sim_servers', s.id, { power: 'off', status: 'SHUTOFF' }),
         );
       }

@@ -24,7 +24,7 @@ import type {
 import type { Executor } from '../../../store/db/transaction.ts';
 import { type ExtVirtualLinkData, InfraError, type ServerGroupPolicy } from '../../contract.ts';
 import { allocateIps, externalCidr, newInternalCidr, newMac } from './addresses.ts';
-import { type CallScope, removePort, vimCall } from './calls.ts';
+import { type CallScope, removePort, vimCall, vimChange } from './calls.ts';
 import type { PortIp } from './derive.ts';
 import { serverName } from './ids.ts';
 import type { Journal } from './journal.ts';
@@ -184,7 +184,7 @@ class Reconciler {
       return;
     }
     const id = randomUUID();
-    await vimCall(scope, 'stack.create', (j) =>
+    await vimChange(scope, 'stack.create', (j) =>
       j.insert('sim_stacks', {
         id,
         instance_id: scope.instanceId,
@@ -228,7 +228,7 @@ class Reconciler {
         name: `${descId}-${scope.instanceId.slice(0, 8)}`,
         cidr: newInternalCidr(),
       };
-      await vimCall(scope, 'network.create', (j) => j.insert('sim_networks', row));
+      await vimChange(scope, 'network.create', (j) => j.insert('sim_networks', row));
       this.networks.set(descId, row);
     }
   }
@@ -241,14 +241,14 @@ class Reconciler {
     const wanted = new Set(this.spec.vnfcs.map((v) => v.id));
     for (const s of await this.#rows('sim_servers')) {
       if (!wanted.has(s.vnfc_id))
-        await vimCall(this.scope, 'server.delete', (j) => j.remove('sim_servers', s.id));
+        await vimChange(this.scope, 'server.delete', (j) => j.remove('sim_servers', s.id));
     }
     for (const p of await this.#rows('sim_ports')) {
       if (p.vnfc_id && !wanted.has(p.vnfc_id)) await this.#deletePort(p);
     }
     for (const v of await this.#rows('sim_volumes')) {
       if (!wanted.has(v.vnfc_id))
-        await vimCall(this.scope, 'volume.delete', (j) => j.remove('sim_volumes', v.id));
+        await vimChange(this.scope, 'volume.delete', (j) => j.remove('sim_volumes', v.id));
     }
   }
 
@@ -272,7 +272,7 @@ class Reconciler {
       server_id: null,
       status: 'available',
     };
-    await vimCall(scope, 'volume.create', (j) => j.insert('sim_volumes', row));
+    await vimChange(scope, 'volume.create', (j) => j.insert('sim_volumes', row));
     return row;
   }
 
@@ -433,23 +433,24 @@ class Reconciler {
 
     for (const p of chosenPorts) {
       if (p.server_id !== server.id)
-        await vimCall(scope, 'port.update', (j) => j.update('sim_ports', p.id, { server_id: server.id }));
+        await vimChange(scope, 'port.update', (j) => j.update('sim_ports', p.id, { server_id: server.id }));
     }
     for (const v of chosenVolumes) {
       if (v.server_id !== server.id) {
-        await vimCall(scope, 'volume.update', (j) =>
+        await vimChange(scope, 'volume.update', (j) =>
           j.update('sim_volumes', v.id, { server_id: server.id, status: 'in-use' }),
         );
       }
     }
     for (const s of servers) {
-      if (s.id !== server.id) await vimCall(scope, 'server.delete', (j) => j.remove('sim_servers', s.id));
+      if (s.id !== server.id) await vimChange(scope, 'server.delete', (j) => j.remove('sim_servers', s.id));
     }
     const keptPorts = new Set(chosenPorts.map((p) => p.id));
     for (const p of ports) if (!keptPorts.has(p.id)) await this.#deletePort(p);
     const keptVolumes = new Set(chosenVolumes.map((v) => v.id));
     for (const v of volumes) {
-      if (!keptVolumes.has(v.id)) await vimCall(scope, 'volume.delete', (j) => j.remove('sim_volumes', v.id));
+      if (!keptVolumes.has(v.id))
+        await vimChange(scope, 'volume.delete', (j) => j.remove('sim_volumes', v.id));
     }
   }
 
@@ -614,7 +615,7 @@ class Reconciler {
     }
     const cps = JSON.stringify(vnfc.cps);
     if (current.cps !== cps) {
-      await vimCall(scope, 'server.update', (j) => j.update('sim_servers', current.id, { cps }));
+      await vimChange(scope, 'server.update', (j) => j.update('sim_servers', current.id, { cps }));
       current = { ...current, cps };
     }
     return current;
@@ -646,7 +647,7 @@ class Reconciler {
         .where('network_id', '=', n.id)
         .execute();
       for (const p of ports) await this.#deletePort(p);
-      await vimCall(this.scope, 'network.delete', (j) => j.remove('sim_networks', n.id));
+      await vimChange(this.scope, 'network.delete', (j) => j.remove('sim_networks', n.id));
     }
   }
 
@@ -658,7 +659,7 @@ class Reconciler {
       .executeTakeFirstOrThrow();
     const params = JSON.stringify(this.spec.params);
     if (stack.params === params) return;
-    await vimCall(this.scope, 'stack.update', (j) =>
+    await vimChange(this.scope, 'stack.update', (j) =>
       j.update('sim_stacks', stack.id, { params, status: 'UPDATE_COMPLETE', updated_at: now() }),
     );
   }
