@@ -102,7 +102,7 @@ export function lcmWorker(deps: JobDeps, stores: readonly LcmStore[] = LCM_STORE
       const store = storeOf.get(id);
       return store !== undefined && (await store.claim(db.kysely, id, owner, leaseMs));
     },
-    claimMany: async (limit) => {
+    claimMany: async (limit, runningHere) => {
       const claimed: string[] = [];
       for (const store of stores) {
         const ids = await store.claimMany(

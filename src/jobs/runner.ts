@@ -48,10 +48,11 @@ export interface Worker {
   /** Claims job `id` for this process; false when another worker got it first. */
   claim(id: string): Promise<boolean>;
   /**
-   * Claims up to `limit` jobs at once and answers their ids (one statement, store/queue's
-   * claimJobs): where a worker has it, the runner uses it instead of claimable and claim.
+   * Claims up to `limit` jobs at once, none of `running` (this process's own), and answers
+   * their ids (one statement, store/queue's claimJobs): where a worker has it, the runner uses
+   * it instead of claimable and claim.
    */
-  claimMany?(limit: number): Promise<string[]>;
+  claimMany?(limit: number, running: readonly string[]): Promise<string[]>;
   /** Extends the lease of claimed job `id`; false once this process no longer holds it. */
   renew(id: string): Promise<boolean>;
   /** Runs a claimed job; a rejection is logged, the slot freed all the same. */
@@ -171,7 +172,7 @@ export class JobRunner implements Wake {
     if (free <= 0) return;
     if (worker.claimMany) {
       // Claimed jobs run even if the loop stopped meanwhile: they hand themselves back.
-      for (const id of await worker.claimMany(free)) {
+      for (const id of await worker.claimMany(free, [...this.#running.keys()])) {
         if (!this.#running.has(id)) this.#running.set(id, this.#run(id));
       }
       return;

@@ -11,7 +11,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Database, openDatabase } from '../../src/store/db/database.ts';
 import { beginJob } from '../../src/store/queue/begin.ts';
-import { claimableJobs, claimJob } from '../../src/store/queue/claim.ts';
+import { claimableJobs, claimJob, claimJobs } from '../../src/store/queue/claim.ts';
 import { claimLease } from '../../src/store/queue/claim-lease.ts';
 import { completeJob } from '../../src/store/queue/complete.ts';
 import { failJob } from '../../src/store/queue/fail.ts';
@@ -76,6 +76,33 @@ for (const dialect of DIALECTS) {
       for (const id of ['a', 'b'])
         await sql`insert into queue_test_jobs (id, state, job_state, updated_at)
           values (${id}, 'WAITING', 'queued', ${new Date().toISOString()})`.execute(db.kysely);
+    });
+
+    test('a set-based claim takes each queued job once across racing workers, never one its process runs', async () => {
+      for (const id of ['c', 'd', 'e', 'f'])
+        await sql`insert into queue_test_jobs (id, state, job_state, updated_at)
+          values (${id}, 'WAITING', 'queued', ${new Date().toISOString()})`.execute(db.kysely);
+      const skip = dialect === 'postgres';
+      const claims = await Promise.all(
+        ['w1', 'w2', 'w3'].map((owner) => claimJobs(db.kysely, JOBS, 3, owner, LEASE_MS, skip)),
+      );
+      const all = claims.flat().sort();
+      assert.deepEqual(all, ['a', 'b', 'c', 'd', 'e', 'f'], 'every job claimed, none twice');
+      for (const [i, ids] of claims.entries()) {
+        assert.ok(ids.length <= 3);
+        for (const id of ids) assert.equal((await row(id)).lease_owner, `w${i + 1}`);
+      }
+      assert.deepEqual(
+        await claimJobs(db.kysely, JOBS, 10, 'w4', LEASE_MS, skip),
+        [],
+        'nothing left to claim',
+      );
+      // A queue that reclaims expired leases: its own running job is not claimed again.
+      const reclaiming: JobTable = { ...JOBS, reclaimExpired: true };
+      await sql`update queue_test_jobs set lease_until = ${secondAgo()} where id in ('a', 'b')`.execute(
+        db.kysely,
+      );
+      assert.deepEqual(await claimJobs(db.kysely, reclaiming, 10, 'w5', LEASE_MS, skip, ['a']), ['b']);
     });
 
     test('complete: only the holder ends the job, with its row change, from the expected state', async () => {

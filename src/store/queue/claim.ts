@@ -85,6 +85,8 @@ export async function claimJobs(
   owner: string,
   leaseMs: number,
   skipLocked: boolean,
+  /** Jobs this process runs already (a lease of theirs that lapsed is not a job to start again). */
+  running: readonly string[] = [],
 ): Promise<string[]> {
   if (limit <= 0) return [];
   const { db, table, key } = queueOf(executor, jobs);
@@ -94,6 +96,7 @@ export async function claimJobs(
     .where(claimableNow(jobs, nowIso()))
     .orderBy('updated_at')
     .limit(limit);
+  if (running.length) due = due.where(key, 'not in', [...running]);
   if (skipLocked) due = due.modifyEnd(sql`for update skip locked`);
   const rows = await db
     .updateTable(table)
