@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { ClusterStatus } from '../../src/http/ops/cluster-status.ts';
@@ -17,6 +19,7 @@ import { addClient, tokenOf } from '../http/auth/oauth2-support.ts';
 import { createPkg, putZip, SMALL_SAMPLE, sample } from '../http/vnfpkgm/support.ts';
 import { DIALECTS, freshDatabaseUrl } from '../support/databases.ts';
 import { type TestServer, testConfig } from '../support/server.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BOSUN = new URL('../../bin/bosun', import.meta.url).pathname;
 const exec = promisify(execFile);
@@ -112,6 +115,25 @@ for (const dialect of DIALECTS) {
       assert.match(line('onboarding'), /^onboarding\s+1\s+\d+s \(since \d{4}-\d\d-\d\dT/);
       assert.match(line('lcm-v2'), /^lcm-v2\s+0\s+-$/);
       assert.match(r.stdout, /warning: no alive replica runs the jobs \(role all or worker\)/);
+    });
+
+    test('the command loads no server, database or domain code', async () => {
+      const trace = join(tempDir('bosun-status-trace-'), 'modules.txt');
+      const r = await bosun(['status', '--json'], {
+        BOSUN_URL: server.url,
+        BOSUN_TOKEN: admin,
+        NODE_OPTIONS: `--import ${new URL('./module-trace.ts', import.meta.url).pathname}`,
+        BOSUN_TEST_MODULE_TRACE: trace,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const modules = readFileSync(trace, 'utf8').split('\n');
+      assert.ok(modules.some((m) => m.endsWith('/src/cli/commands/status.ts')));
+      const heavy =
+        /\/node_modules\/(fastify|kysely|pg|pino|@sinclair)\/|\/src\/(http|store|lcm|packages|notify|config)\//;
+      assert.deepEqual(
+        modules.filter((m) => heavy.test(m)),
+        [],
+      );
     });
 
     test('the admin scope only: another scope is refused, no token is refused', async () => {
