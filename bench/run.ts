@@ -11,6 +11,7 @@
  *   fm          alarm list first page with 100,000 alarms stored; raiseAlarms batches of 1,000
  *   fm-alerts   an Alertmanager webhook of 1,000 alerts: alarms committed and notifications queued, SQLite and PostgreSQL
  *   console     the web console in chromium: first load of /ui/ (bytes, time to interactive), a 100-row list's render
+ *   metrics     a /metrics scrape with 10,000 op occs per major and 10,000 notifications stored; the backlog queries' plans
  *   openstack   instantiate/terminate of a 4-VDU VNF on mini-openstack, Bosun's share next to Keystone, Heat, Nova…
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +26,7 @@ const SUITES = [
   'fm',
   'fm-alerts',
   'console',
+  'metrics',
   'openstack',
 ];
 const wanted = process.argv.slice(2);

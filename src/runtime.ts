@@ -10,6 +10,7 @@ import type { Config } from './config/load.ts';
 import { createNfvo, type NfvoSetup } from './grant/create-nfvo.ts';
 import { LOOPS, SWEEPS, WORKERS } from './jobs/index.ts';
 import { Janitor } from './jobs/janitor.ts';
+import { replicaPresence, thisReplica } from './jobs/replica-presence.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { createEngineDeps } from './lcm/engine-factory.ts';
 import { OutboundPolicy } from './net/address-policy.ts';
@@ -106,6 +107,9 @@ export async function createRuntime(
       nfvo: setup,
     };
     const started: Started[] = [];
+    // This process in the replica registry, whatever its role: stopped last, after its jobs.
+    const presence = replicaPresence(db, thisReplica(role), logger);
+    let present = false;
     let stopping: Promise<void> | undefined;
     return {
       role,
@@ -114,6 +118,8 @@ export async function createRuntime(
         return started.map((s) => s.name);
       },
       start({ deliveryMetrics, linkBase }) {
+        if (!present) presence.start();
+        present = true;
         if (!runsJobs || started.length > 0) return;
         const engine = createEngineDeps({ config, db, box, blobs, logger, vims, nfvo: setup.nfvo });
         const deps = { config, logger, db, box, blobs, vims, engine, callbacks, deliveryMetrics, linkBase };
@@ -141,6 +147,7 @@ export async function createRuntime(
           try {
             // In reverse: the LCM operations first (their notifications reach the outbox).
             for (const job of [...started].reverse()) await job.stop();
+            if (present) await presence.stop();
           } finally {
             nfvo?.close();
             callbacks.close();

@@ -70,6 +70,11 @@ export const COMMANDS: readonly TopLevelCommand[] = [
     description: 'the simulated VIM: what it holds, and faults to inject (admin)',
     load: () => import('./commands/sim.ts'),
   },
+  {
+    name: 'status',
+    description: 'the cluster at a glance: replicas alive or stale, job queue depths (admin)',
+    load: () => import('./commands/status.ts'),
+  },
   { name: 'config', description: 'configuration', load: () => import('./commands/config-show.ts') },
   {
     name: 'version',

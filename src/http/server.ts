@@ -6,15 +6,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
+import { thisReplica } from '../jobs/replica-presence.ts';
 import { createLogger } from '../logging.ts';
 import { linkBase } from '../notify/delivery/links.ts';
 import { createRuntime, type Role } from '../runtime.ts';
 import { type AppContext, buildApp, type RouteRegistrar } from './app.ts';
 import { createAuth } from './auth/index.ts';
 import { registerConsole } from './console/routes.ts';
+import { registerClusterMetrics } from './ops/cluster-metrics.ts';
 import { registerDeliveryMetrics } from './ops/delivery-metrics.ts';
 import { registerAlarmAdmin } from './routes/admin/alarms.ts';
 import { registerInfraAdmin } from './routes/admin/infra.ts';
+import { registerStatus } from './routes/admin/status.ts';
 import { registerAdminSubscriptions } from './routes/admin/subscriptions.ts';
 import { registerVnfdModel } from './routes/admin/vnfd-model.ts';
 import { registerAlertWebhooks } from './routes/alert/index.ts';
@@ -53,6 +56,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let app: FastifyInstance;
   let context: AppContext;
   let url: string;
+  let stopClusterMetrics = () => {};
   try {
     const auth = await createAuth(config, db, services.keys);
     const paging = await PagingMarkers.fromKeys(services.keys);
@@ -72,6 +76,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       registerAlarmAdmin,
       registerTimeline,
       registerVnfdModel,
+      registerStatus,
     ];
     const registrars =
       role === 'worker'
@@ -85,8 +90,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url = `http://${host}:${port}`;
     // Every role reports the queue depths; roles all and worker deliver the notifications.
     const deliveryMetrics = registerDeliveryMetrics(app.metrics, db);
+    // Every role names itself and reports the queues' backlogs; workers count their claims.
+    stopClusterMetrics = registerClusterMetrics(app.metrics, db, thisReplica(role));
     runtime.start({ deliveryMetrics, linkBase: linkBase(config.server.publicUrl, url) });
   } catch (err) {
+    stopClusterMetrics();
     await runtime.stop();
     throw err;
   }
@@ -99,6 +107,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await app.close();
       } finally {
         clearTimeout(timer);
+        stopClusterMetrics();
         await runtime.stop();
       }
     })();

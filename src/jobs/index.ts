@@ -14,6 +14,7 @@ import type { Sweep } from './janitor.ts';
 import { lcmWorker } from './lcm-worker.ts';
 import { onboardingWorker } from './onboarding-worker.ts';
 import { packageBlobSweep } from './package-sweep.ts';
+import { replicaSweep } from './replica-sweep.ts';
 import type { Worker } from './runner.ts';
 
 /**
@@ -26,7 +27,11 @@ export const WORKERS = {
   lcm: lcmWorker,
 } as const satisfies Record<string, (deps: JobDeps) => Worker>;
 
-export const SWEEPS: readonly ((deps: JobDeps) => Sweep)[] = [packageBlobSweep, deliveryStateSweep];
+export const SWEEPS: readonly ((deps: JobDeps) => Sweep)[] = [
+  packageBlobSweep,
+  deliveryStateSweep,
+  replicaSweep,
+];
 
 /** Periodic looks on their own schedules (idempotent, so every worker process runs them). */
 export interface Loop {

@@ -9,6 +9,7 @@
  */
 import type { Logger } from 'pino';
 import { HeldLease } from '../store/queue/lease.ts';
+import { queueEvent, reportedRenewal } from '../store/queue/metrics.ts';
 import { PollLoop } from './poll-loop.ts';
 
 /** What a running job is told by its runner. */
@@ -173,6 +174,7 @@ export class JobRunner implements Wake {
     if (worker.claimMany) {
       // Claimed jobs run even if the loop stopped meanwhile: they hand themselves back.
       for (const id of await worker.claimMany(free, [...this.#running.keys()])) {
+        queueEvent({ kind: 'claimed', worker: worker.name });
         if (!this.#running.has(id)) this.#running.set(id, this.#run(id));
       }
       return;
@@ -180,12 +182,15 @@ export class JobRunner implements Wake {
     for (const id of await worker.claimable(free)) {
       if (this.#loop.stopped || this.#running.size >= worker.concurrency) return;
       if (this.#running.has(id) || !(await worker.claim(id))) continue;
+      queueEvent({ kind: 'claimed', worker: worker.name });
       this.#running.set(id, this.#run(id));
     }
   }
 
   async #run(id: string): Promise<void> {
-    const lease = new HeldLease(this.#options.leaseMs, () => this.#worker.renew(id));
+    const lease = new HeldLease(this.#options.leaseMs, () =>
+      reportedRenewal(this.#worker.name, this.#worker.renew(id)),
+    );
     const job: Job = {
       id,
       signal: AbortSignal.any([lease.signal, this.#stopAbort.signal]),

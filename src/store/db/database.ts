@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { guardRootHandle } from './guarded-dialect.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { measuredPool } from './pool-metrics.ts';
 import type { Tables } from './tables.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -56,7 +57,7 @@ function openPostgres(url: string, poolSize: number): Kysely<Tables> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bosun' });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  return new Kysely<Tables>({ dialect: guardRootHandle(new PostgresDialect({ pool })) });
+  return new Kysely<Tables>({ dialect: guardRootHandle(new PostgresDialect({ pool: measuredPool(pool) })) });
 }
 
 export function openDatabase(options: DatabaseOptions): Database {

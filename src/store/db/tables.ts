@@ -432,6 +432,18 @@ export interface AutoHealsTable {
   version: number;
 }
 
+/** A running `bosun serve` process (store/replicas/registry.ts), refreshed while it lives. */
+export interface ReplicasTable {
+  /** Its lease-owner id (store/queue/owner.ts). */
+  id: string;
+  role: string;
+  version: string;
+  hostname: string;
+  pid: number;
+  started_at: string;
+  seen_at: string;
+}
+
 export interface Tables {
   server_keys: ServerKeysTable;
   auth_clients: AuthClientsTable;
@@ -461,4 +473,5 @@ export interface Tables {
   openstack_images: OpenStackImagesTable;
   vnf_lcm_op_events: LcmOpEventsTable;
   vnf_lcm_op_event_seqs: LcmOpEventSeqsTable;
+  replicas: ReplicasTable;
 }

@@ -3,6 +3,7 @@
  * one over for recovery: one conditional UPDATE, so one taker only.
  */
 import type { Executor } from '../db/transaction.ts';
+import { queueEvent } from './metrics.ts';
 import { type JobTable, leaseUntil, nowIso, queueOf } from './table.ts';
 
 export interface AbandonedJob {
@@ -46,5 +47,7 @@ export async function takeOverJob(
     .where('job_state', '=', state)
     .where('lease_until', '<', nowIso())
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const taken = Number(result.numUpdatedRows) === 1;
+  if (taken) queueEvent({ kind: 'take-over', queue: table });
+  return taken;
 }

@@ -19,6 +19,7 @@ import * as placementAttempts from './0013-placement-attempts.ts';
 import * as autoHeals from './0014-auto-heals.ts';
 import * as vimCheck from './0015-vim-check.ts';
 import * as opEvents from './0020-op-events.ts';
+import * as replicas from './0021-replicas.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -37,4 +38,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-auto-heals': autoHeals,
   '0015-vim-check': vimCheck,
   '0020-op-events': opEvents,
+  '0021-replicas': replicas,
 };
