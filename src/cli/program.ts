@@ -70,6 +70,11 @@ export const COMMANDS: readonly TopLevelCommand[] = [
     description: 'the simulated VIM: what it holds, and faults to inject (admin)',
     load: () => import('./commands/sim.ts'),
   },
+  {
+    name: 'blobs',
+    description: "the blob store: migrate a single node's blobs to S3",
+    load: () => import('./commands/blobs.ts'),
+  },
   { name: 'config', description: 'configuration', load: () => import('./commands/config-show.ts') },
   {
     name: 'version',
