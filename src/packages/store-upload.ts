@@ -63,6 +63,9 @@ export async function storeUpload(
     const err = lease.lost
       ? new UploadSupersededError(`VNF package ${id} changed during the upload.`)
       : thrown;
+    // Stopped before the cleanup ends the job: a renewal then would find the lease gone and
+    // abort the request body, resetting the connection before the error is answered.
+    lease.stop();
     try {
       // Not failed here when the package was deleted meanwhile: drop what was written anyway.
       if (!(await failOnboarding(db, blobs, id, options.failureOf(err), PROCESS_OWNER))) {

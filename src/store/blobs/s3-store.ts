@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { pipeline as pipelineCallback, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
@@ -17,6 +17,7 @@ import type * as LibStorage from '@aws-sdk/lib-storage';
 import {
   BlobNotFoundError,
   type BlobStore,
+  BlobTooLargeError,
   type ByteRange,
   type PutOptions,
   type PutResult,
@@ -131,13 +132,21 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, body: Readable, options: PutOptions): Promise<PutResult> {
     const Key = this.objectKey(key);
     const meter = new PutMeter(options);
-    // The stream's error (too large, or the source's own) is the one to report when it is what
-    // stopped the upload, not the upload's consequence of it.
+    // What stopped the stream — the source's own error, or the meter's limit — is the one to
+    // report; the meter is also destroyed (AbortError) by an upload that stopped reading it
+    // because the store failed, and that is a consequence, not a cause.
     let failure: unknown;
     meter.on('error', (err) => {
-      failure ??= err;
+      if (err instanceof BlobTooLargeError) failure ??= err;
     });
-    pipelineCallback(body, meter, () => {});
+    // Piped, not pipelined: when the store fails, the source is left to its owner rather than
+    // destroyed with the upload (destroying an HTTP request body resets its socket, and the
+    // client would never read the 503 that says why).
+    body.once('error', (err) => {
+      failure ??= err;
+      meter.destroy(err);
+    });
+    body.pipe(meter);
     const upload = new (storage().Upload)({
       client: this.client,
       params: { Bucket: this.bucket, Key, Body: meter },
@@ -150,10 +159,10 @@ export class S3BlobStore implements BlobStore {
     try {
       await upload.done();
     } catch (err) {
+      body.unpipe(meter);
       meter.destroy();
-      // A failed request carries the SDK's $metadata. When the store failed first, the meter
-      // was then destroyed by the upload that stopped reading it: its error is the consequence.
-      throw isStoreError(err) ? unavailable(`upload of ${key}`, err) : (failure ?? err);
+      // A failed request to the store carries the SDK's $metadata.
+      throw failure ?? (isStoreError(err) ? unavailable(`upload of ${key}`, err) : err);
     }
     return meter.result();
   }

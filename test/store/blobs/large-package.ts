@@ -145,7 +145,9 @@ export interface PutAnswer {
 export function putStream(url: string, body: Readable): Promise<PutAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'PUT', headers: { 'content-type': 'application/zip' } });
-    req.on('error', reject);
+    // A server that answers before reading the whole body may close while it is still being
+    // sent: the write fails, yet the answer may be there to read.
+    req.on('error', (err) => setTimeout(() => reject(err), 1000));
     req.on('response', (res) => {
       body.unpipe(req);
       body.destroy();

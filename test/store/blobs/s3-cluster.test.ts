@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { createPkg, type PkgInfo, V1, V2, V2_HEADERS, waitSettled } from '../../http/vnfpkgm/support.ts';
+import { createPkg, type PkgInfo, V1, V2, V2_HEADERS } from '../../http/vnfpkgm/support.ts';
 import { http, isProblem } from '../../support/http.ts';
 import { newServerEnv, type Served, serveProcess, stop } from '../../support/processes.ts';
 import { tempDir } from '../../support/temp.ts';
@@ -31,6 +31,21 @@ const PREFIX = 'bosun/';
 const OUTAGE_MS = 30_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls until onboarding ended; a GiB is downloaded into a replica's cache first, which on a
+ * busy machine takes longer than the package tests' usual wait.
+ */
+async function waitOnboarded(base: string, id: string, deadlineMs = 240_000): Promise<PkgInfo> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const res = await http<PkgInfo>(base, 'GET', `${V2}/${id}`, { headers: V2_HEADERS });
+    if (res.status !== 200) throw new Error(`show: ${res.status} ${res.text}`);
+    if (!['UPLOADING', 'PROCESSING'].includes(res.body.onboardingState)) return res.body;
+    if (Date.now() > deadline) throw new Error(`package ${id} still ${res.body.onboardingState}`);
+    await sleep(250);
+  }
+}
 
 /** GET with a Range header: status, body bytes and the problem, if any. */
 async function getRange(base: string, id: string, range: string) {
@@ -59,6 +74,9 @@ for (const kind of S3_BACKENDS) {
         BOSUN_BLOBS_S3_CONNECT_TIMEOUT_MS: '1000',
         BOSUN_BLOBS_S3_MAX_ATTEMPTS: '2',
         BOSUN_LOG_ACCESS_LOG: 'false',
+        // Not the 1 s of the crash tests: no replica dies here, and on a busy machine a renewal
+        // late by a second would hand a streaming GiB to the other replica's recovery.
+        BOSUN_WORKER_LEASE_MS: '15000',
       };
       // Each replica has its own node-local cache: only the bucket is shared. The first takes
       // the 1 GiB upload: moto completes a multipart upload of a GiB silently for about 15 s,
@@ -92,13 +110,18 @@ for (const kind of S3_BACKENDS) {
     };
 
     test('a 1 GiB package goes up in parts through one replica and comes back by ranges from the other', {
-      timeout: 300_000,
+      timeout: 400_000,
     }, async () => {
       const middle = 512 * MiB + 12345;
       const pkg = await createPkg(first.url);
       const upload = largePackage(randomUUID(), GiB, { probes: [0, middle], partSize: PART_SIZE });
-      const answer = await putStream(`${first.url}${V1}/${pkg.id}/package_content`, upload.body);
-      assert.equal(answer.status, 202, JSON.stringify(answer.body));
+      const answer = await putStream(`${first.url}${V1}/${pkg.id}/package_content`, upload.body).catch(
+        async (err: Error) => {
+          await sleep(1000);
+          throw new Error(`${err.message}; the server said:\n${first.output().slice(-4000)}`);
+        },
+      );
+      assert.equal(answer.status, 202, `${JSON.stringify(answer.body)}\n${first.output().slice(-3000)}`);
       const sent = await upload.done;
 
       // One object, written as a multipart upload (the store saw every part), whose ETag — the
@@ -116,7 +139,7 @@ for (const kind of S3_BACKENDS) {
       assert.equal(head.ETag, kind.multipartETag(sent.partMd5s, sent.md5));
 
       // Onboarded by whichever replica claimed it; the digest Bosun recorded is the one sent.
-      const settled = await waitSettled(second.url, pkg.id, V2_HEADERS);
+      const settled = await waitOnboarded(second.url, pkg.id);
       assert.equal(settled.onboardingState, 'ONBOARDED', JSON.stringify(settled.onboardingFailureDetails));
       assert.equal(settled.checksum?.hash, sent.sha512);
 
@@ -147,7 +170,13 @@ for (const kind of S3_BACKENDS) {
       const pkg = await createPkg(first.url);
       // Paced, so that it is still streaming when the store goes down.
       const upload = largePackage(randomUUID(), 512 * MiB, { pauseMsPerMiB: 20 });
-      const answered = putStream(`${second.url}${V1}/${pkg.id}/package_content`, upload.body);
+      const answered = putStream(`${second.url}${V1}/${pkg.id}/package_content`, upload.body).catch(
+        async (err: Error) => {
+          // Its last lines may still be on their way.
+          await sleep(1000);
+          throw new Error(`${err.message}; the server said:\n${second.output().slice(-4000)}`);
+        },
+      );
       while (upload.sent() < 3 * PART_SIZE) await sleep(50);
       await backend.goDown();
       const downAt = Date.now();
@@ -181,7 +210,7 @@ for (const kind of S3_BACKENDS) {
       const again = largePackage(randomUUID(), 24 * MiB);
       const retried = await putStream(`${first.url}${V1}/${pkg.id}/package_content`, again.body);
       assert.equal(retried.status, 202, JSON.stringify(retried.body));
-      const settled = await waitSettled(first.url, pkg.id, V2_HEADERS);
+      const settled = await waitOnboarded(first.url, pkg.id);
       assert.equal(settled.onboardingState, 'ONBOARDED', JSON.stringify(settled.onboardingFailureDetails));
       assert.equal(settled.checksum?.hash, (await again.done).sha512);
       assert.deepEqual(await objectsOf(pkg.id), [`${PREFIX}packages/${pkg.id}/package.zip`]);
