@@ -166,8 +166,9 @@ for (const kind of S3_BACKENDS) {
       assert.equal(beyond.headers.get('content-range'), `bytes */${sent.size}`);
     });
 
-    test(`the store down for 30 s during an upload (it ${kind.outage}): a clear 503, nothing recorded, and the same package uploads once it is back`, async () => {
+    test(`the store down for 30 s during an upload (it ${kind.outage}): a clear 503, nothing recorded, a deletion still done, and the same package uploads once it is back`, async () => {
       const pkg = await createPkg(first.url);
+      const spare = await createPkg(first.url);
       // Paced, so that it is still streaming when the store goes down.
       const upload = largePackage(randomUUID(), 512 * MiB, { pauseMsPerMiB: 20 });
       const answered = putStream(`${second.url}${V1}/${pkg.id}/package_content`, upload.body).catch(
@@ -183,6 +184,9 @@ for (const kind of S3_BACKENDS) {
       let answer: Awaited<typeof answered>;
       try {
         answer = await answered;
+        // A package deletion needs only the database: it succeeds, its blob is the sweep's.
+        const deleted = await http(second.url, 'DELETE', `${V1}/${spare.id}`);
+        assert.equal(deleted.status, 204, deleted.text);
       } finally {
         await sleep(Math.max(0, OUTAGE_MS - (Date.now() - downAt)));
         await backend.comeBack();
@@ -203,6 +207,7 @@ for (const kind of S3_BACKENDS) {
       const v2 = await http<PkgInfo>(first.url, 'GET', `${V2}/${pkg.id}`, { headers: V2_HEADERS });
       assert.equal(v2.body.onboardingFailureDetails?.status, 503);
       assert.deepEqual(await objectsOf(pkg.id), []);
+      assert.equal((await http(first.url, 'GET', `${V1}/${spare.id}`)).status, 404);
       const content = await http(second.url, 'GET', `${V1}/${pkg.id}/package_content`);
       assert.ok(isProblem(content, 409), content.text);
 
