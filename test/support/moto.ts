@@ -42,6 +42,11 @@ export async function startMoto(buckets: string[]): Promise<MotoServer> {
   const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let spawnError: Error | undefined;
+  child.once('error', (err) => {
+    // Not on PATH: said at once rather than after the wait below.
+    spawnError = new Error(`moto_server could not be started (${err.message}): pip install 'moto[server]'`);
+  });
   let output = '';
   let partial = '';
   const parts: string[] = [];
@@ -56,13 +61,24 @@ export async function startMoto(buckets: string[]): Promise<MotoServer> {
   });
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitForAnswer(endpoint, child, () => output);
+    await waitForAnswer(
+      endpoint,
+      child,
+      () => output,
+      () => spawnError,
+    );
   } catch (err) {
     await stopChild(child);
     throw err;
   }
   const client = s3ClientFor(endpoint, MOTO_CREDENTIALS);
-  for (const Bucket of buckets) await client.send(new CreateBucketCommand({ Bucket }));
+  try {
+    for (const Bucket of buckets) await client.send(new CreateBucketCommand({ Bucket }));
+  } catch (err) {
+    client.destroy();
+    await stopChild(child);
+    throw err;
+  }
   const pid = child.pid ?? 0;
   return {
     endpoint,
@@ -79,9 +95,16 @@ export async function startMoto(buckets: string[]): Promise<MotoServer> {
 }
 
 /** Polls until the server answers HTTP (Python's start takes a few seconds). */
-async function waitForAnswer(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
+async function waitForAnswer(
+  endpoint: string,
+  child: ChildProcess,
+  output: () => string,
+  spawnError: () => Error | undefined,
+): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
+    const failed = spawnError();
+    if (failed) throw failed;
     if (child.exitCode !== null) throw new Error(`moto_server exited (${child.exitCode}):\n${output()}`);
     const answered = await fetch(endpoint, { signal: AbortSignal.timeout(1000) }).then(
       (res) => res.body?.cancel().then(() => true) ?? true,
