@@ -75,6 +75,11 @@ export const COMMANDS: readonly TopLevelCommand[] = [
     description: 'the cluster at a glance: replicas alive or stale, job queue depths (admin)',
     load: () => import('./commands/status.ts'),
   },
+  {
+    name: 'blobs',
+    description: "the blob store: migrate a single node's blobs to S3",
+    load: () => import('./commands/blobs.ts'),
+  },
   { name: 'config', description: 'configuration', load: () => import('./commands/config-show.ts') },
   {
     name: 'version',

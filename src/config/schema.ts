@@ -85,6 +85,24 @@ export const ConfigSchema = Type.Object(
             forcePathStyle: Type.Boolean({ default: true }),
             accessKeyId: secret(Type.String({ default: '' })),
             secretAccessKey: secret(Type.String({ default: '' })),
+            connectTimeoutMs: Type.Integer({
+              minimum: 100,
+              default: 5000,
+              description: 'a connection to the object store not made within this fails the attempt',
+            }),
+            idleTimeoutMs: Type.Integer({
+              minimum: 100,
+              default: 30000,
+              description:
+                'a request to the object store with no byte sent or received for this long fails the attempt',
+            }),
+            maxAttempts: Type.Integer({
+              minimum: 1,
+              maximum: 10,
+              default: 3,
+              description:
+                'attempts per object store request (the first included), with back-off between them',
+            }),
           },
           { additionalProperties: false, default: {} },
         ),

@@ -42,10 +42,16 @@ export async function downloadPackage(
     maxRedirects: packages.uriMaxRedirects,
     maxBytes: packages.maxUploadBytes,
   });
-  return blobs.put(key, addAbortSignal(signal, response.body), {
-    maxBytes: packages.maxUploadBytes,
-    digests: ['sha-512'],
-    zipScan: {},
-    sizeHint: response.contentLength,
-  });
+  try {
+    return await blobs.put(key, addAbortSignal(signal, response.body), {
+      maxBytes: packages.maxUploadBytes,
+      digests: ['sha-512'],
+      zipScan: {},
+      sizeHint: response.contentLength,
+    });
+  } catch (err) {
+    // A store that failed leaves the source to its owner: the download is not needed any more.
+    response.body.destroy();
+    throw err;
+  }
 }

@@ -11,7 +11,7 @@ import {
 } from '../notify/package-notifications.ts';
 import { ownValue, setOwn } from '../own-properties.ts';
 import { ApiError } from '../sol/problem.ts';
-import type { BlobStore } from '../store/blobs/blob-store.ts';
+import { type BlobStore, BlobStoreUnavailableError } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import { findPackage, nowIso, type PackageRecord, packageBlobKey } from './package-record.ts';
@@ -150,7 +150,11 @@ export async function deletePackage(db: Database, blobs: BlobStore, current: Pac
     }
     await emitPackageNotification(trx, current.projectId, packageDeleted(factsOf(current)));
   });
-  await blobs.delete(packageBlobKey(current.id));
+  // The package is gone: a blob the store cannot delete now is one no record owns, which the
+  // janitor's package blob sweep removes once the store is back. The deletion succeeded.
+  await blobs.delete(packageBlobKey(current.id)).catch((err: unknown) => {
+    if (!(err instanceof BlobStoreUnavailableError)) throw err;
+  });
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { addAbortSignal, type Readable } from 'node:stream';
 import type { ProblemDetails } from '../sol/problem.ts';
-import type { BlobStore } from '../store/blobs/blob-store.ts';
+import { type BlobStore, BlobStoreUnavailableError } from '../store/blobs/blob-store.ts';
 import type { Database } from '../store/db/database.ts';
 import { HeldLease } from '../store/queue/lease.ts';
 import { PROCESS_OWNER } from '../store/queue/owner.ts';
@@ -63,9 +63,19 @@ export async function storeUpload(
     const err = lease.lost
       ? new UploadSupersededError(`VNF package ${id} changed during the upload.`)
       : thrown;
-    // Not failed here when the package was deleted meanwhile: drop what was written anyway.
-    if (!(await failOnboarding(db, blobs, id, options.failureOf(err), PROCESS_OWNER))) {
-      await blobs.delete(packageBlobKey(id));
+    // Stopped before the cleanup ends the job: a renewal then would find the lease gone and
+    // abort the request body, resetting the connection before the error is answered.
+    lease.stop();
+    try {
+      // Not failed here when the package was deleted meanwhile: drop what was written anyway.
+      if (!(await failOnboarding(db, blobs, id, options.failureOf(err), PROCESS_OWNER))) {
+        await blobs.delete(packageBlobKey(id));
+      }
+    } catch (cleanup) {
+      // The package is back to CREATED (its row claims no content) but the store, likely the
+      // very thing that failed, did not take the blob's removal: the next upload overwrites it,
+      // the package's deletion removes it. The upload's own error is the one to answer with.
+      if (!(cleanup instanceof BlobStoreUnavailableError)) throw cleanup;
     }
     throw err;
   } finally {

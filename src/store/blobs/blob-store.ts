@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { HashAlgorithm } from '../../sol/hash-algorithms.ts';
+import { ApiError } from '../../sol/problem.ts';
 import type { ScannedZip, ZipScanOptions } from '../../zip/zip-stream-scan.ts';
 
 export interface PutOptions {
@@ -62,5 +63,27 @@ export class BlobNotFoundError extends Error {
   constructor(key: string) {
     super(`no blob ${key}`);
     this.key = key;
+  }
+}
+
+/**
+ * The object store did not do what was asked: it could not be reached, did not answer in time,
+ * or answered with an error other than "not found". An ApiError (503 with Retry-After) so that
+ * every route that touches a blob answers with a clear ProblemDetails rather than a bare 500;
+ * the SDK's own error, with the store's address, stays in `cause` for the log only.
+ */
+export class BlobStoreUnavailableError extends ApiError {
+  override name = 'BlobStoreUnavailableError';
+  readonly operation: string;
+  constructor(operation: string, reason: string, cause: unknown) {
+    super(
+      503,
+      `The blob store is unavailable: S3 ${operation} failed (${reason}). Try again once it is back.`,
+      {
+        headers: { 'Retry-After': '30' },
+      },
+    );
+    this.operation = operation;
+    this.cause = cause;
   }
 }

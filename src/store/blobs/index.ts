@@ -10,6 +10,12 @@ import { S3BlobStore } from './s3-store.ts';
 export function createBlobStore(config: Config): BlobStore {
   const blobs = config.blobs;
   if (blobs.backend === 'fs') return new FsBlobStore(blobs.dir);
+  return createS3BlobStore(config);
+}
+
+/** The S3 store of `blobs.s3`, whatever `blobs.backend` says (the migration to S3 needs both). */
+export function createS3BlobStore(config: Config): S3BlobStore {
+  const blobs = config.blobs;
   const s3 = blobs.s3;
   if (!s3.bucket) {
     throw new ConfigError(
@@ -29,12 +35,20 @@ export function createBlobStore(config: Config): BlobStore {
     credentials: s3.accessKeyId
       ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }
       : undefined,
+    connectTimeoutMs: s3.connectTimeoutMs,
+    idleTimeoutMs: s3.idleTimeoutMs,
+    maxAttempts: s3.maxAttempts,
     // Its own folder: blobs.cacheDir also holds other caches (extracted packages).
     cacheDir: join(blobs.cacheDir, 'blobs'),
   });
 }
 
-export { BlobNotFoundError, type BlobStore, BlobTooLargeError } from './blob-store.ts';
+export {
+  BlobNotFoundError,
+  type BlobStore,
+  BlobStoreUnavailableError,
+  BlobTooLargeError,
+} from './blob-store.ts';
 export { FsBlobStore } from './fs-store.ts';
 export { InvalidBlobKeyError } from './key.ts';
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-store.ts';

@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { pipeline as pipelineCallback, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
@@ -17,6 +17,7 @@ import type * as LibStorage from '@aws-sdk/lib-storage';
 import {
   BlobNotFoundError,
   type BlobStore,
+  BlobTooLargeError,
   type ByteRange,
   type PutOptions,
   type PutResult,
@@ -24,6 +25,7 @@ import {
 import { checkKey, checkPrefix } from './key.ts';
 import { PutMeter } from './meter.ts';
 import { checkRange, trimToRange } from './range.ts';
+import { isNotFound, isStoreError, statusOf, unavailable } from './s3-errors.ts';
 import { removeStaleTempFiles, tempPathFor } from './temp-files.ts';
 
 export interface S3BlobStoreOptions {
@@ -41,6 +43,12 @@ export interface S3BlobStoreOptions {
   /** Multipart part size in bytes (≥ 5 MiB); memory use is about partSize × queueSize. */
   partSize?: number;
   queueSize?: number;
+  /** A TCP connection not made within this fails the attempt. */
+  connectTimeoutMs?: number;
+  /** A request with no byte sent or received for this long fails the attempt (a hung store). */
+  idleTimeoutMs?: number;
+  /** Attempts per request, the first included (the SDK backs off between them). */
+  maxAttempts?: number;
   /** A ready client (shared, or instrumented by tests); the connection options are then ignored. */
   client?: S3Client;
 }
@@ -62,10 +70,13 @@ const storage = (): typeof LibStorage => {
   return libStorage;
 };
 
-const statusOf = (err: unknown) =>
-  (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-const isNotFound = (err: unknown) =>
-  statusOf(err) === 404 || ['NoSuchKey', 'NotFound'].includes((err as Error).name);
+/**
+ * The SDK's own defaults wait forever: no connection timeout, no idle timeout, and its request
+ * timeout only logs a warning. A store that stops answering would hold an upload (and its
+ * package's lease) open for good; with these, a request fails within about
+ * maxAttempts × idleTimeoutMs plus the back-off.
+ */
+export const S3_TIMEOUT_DEFAULTS = { connectTimeoutMs: 5_000, idleTimeoutMs: 30_000, maxAttempts: 3 };
 
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
@@ -89,6 +100,11 @@ export class S3BlobStore implements BlobStore {
       endpoint: options.endpoint || undefined,
       forcePathStyle: options.forcePathStyle ?? true,
       credentials: options.credentials,
+      maxAttempts: options.maxAttempts ?? S3_TIMEOUT_DEFAULTS.maxAttempts,
+      requestHandler: {
+        connectionTimeout: options.connectTimeoutMs ?? S3_TIMEOUT_DEFAULTS.connectTimeoutMs,
+        socketTimeout: options.idleTimeoutMs ?? S3_TIMEOUT_DEFAULTS.idleTimeoutMs,
+      },
       // S3-compatible stores (MinIO, Ceph, s3rver) do not all take the SDK's default CRC
       // trailers; our own digests are computed while streaming anyway.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -116,13 +132,21 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, body: Readable, options: PutOptions): Promise<PutResult> {
     const Key = this.objectKey(key);
     const meter = new PutMeter(options);
-    // The first error (too large, or the source's own) is the one to report, not the
-    // upload's consequence of it.
+    // What stopped the stream — the source's own error, or the meter's limit — is the one to
+    // report; the meter is also destroyed (AbortError) by an upload that stopped reading it
+    // because the store failed, and that is a consequence, not a cause.
     let failure: unknown;
     meter.on('error', (err) => {
-      failure ??= err;
+      if (err instanceof BlobTooLargeError) failure ??= err;
     });
-    pipelineCallback(body, meter, () => {});
+    // Piped, not pipelined: when the store fails, the source is left to its owner rather than
+    // destroyed with the upload (destroying an HTTP request body resets its socket, and the
+    // client would never read the 503 that says why).
+    body.once('error', (err) => {
+      failure ??= err;
+      meter.destroy(err);
+    });
+    body.pipe(meter);
     const upload = new (storage().Upload)({
       client: this.client,
       params: { Bucket: this.bucket, Key, Body: meter },
@@ -135,8 +159,10 @@ export class S3BlobStore implements BlobStore {
     try {
       await upload.done();
     } catch (err) {
+      body.unpipe(meter);
       meter.destroy();
-      throw failure ?? err;
+      // A failed request to the store carries the SDK's $metadata.
+      throw failure ?? (isStoreError(err) ? unavailable(`upload of ${key}`, err) : err);
     }
     return meter.result();
   }
@@ -158,7 +184,7 @@ export class S3BlobStore implements BlobStore {
       if (isNotFound(err)) throw new BlobNotFoundError(key);
       // A range starting past the end: empty, as the fs store's read stream gives.
       if (range && statusOf(err) === 416) return Readable.from([]);
-      throw err;
+      throw unavailable(`GetObject of ${key}`, err);
     }
   }
 
@@ -169,13 +195,19 @@ export class S3BlobStore implements BlobStore {
       return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0) };
     } catch (err) {
       if (isNotFound(err)) return undefined;
-      throw err;
+      throw unavailable(`HeadObject of ${key}`, err);
     }
   }
 
   async delete(key: string): Promise<void> {
     const Key = this.objectKey(key);
-    await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.bucket, Key }));
+    try {
+      await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.bucket, Key }));
+    } catch (err) {
+      // S3 answers 204 for a key that is not there; a 404 here is the bucket's, or a
+      // compatible store's way of saying the same.
+      if (!isNotFound(err)) throw unavailable(`DeleteObject of ${key}`, err);
+    }
     await rm(this.cachePath(key), { force: true });
   }
 
@@ -183,13 +215,17 @@ export class S3BlobStore implements BlobStore {
     checkPrefix(prefix);
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(
-        new (s3().ListObjectsV2Command)({
-          Bucket: this.bucket,
-          Prefix: this.prefix + prefix,
-          ContinuationToken,
-        }),
-      );
+      const page = await this.client
+        .send(
+          new (s3().ListObjectsV2Command)({
+            Bucket: this.bucket,
+            Prefix: this.prefix + prefix,
+            ContinuationToken,
+          }),
+        )
+        .catch((err: unknown) => {
+          throw unavailable(`ListObjectsV2 of ${prefix || '(all)'}`, err);
+        });
       for (const object of page.Contents ?? []) {
         if (object.Key?.startsWith(this.prefix)) yield object.Key.slice(this.prefix.length);
       }
@@ -245,7 +281,9 @@ export class S3BlobStore implements BlobStore {
     } catch (err) {
       await rm(temp, { force: true });
       if (isNotFound(err)) throw new BlobNotFoundError(key);
-      throw err;
+      // A local file's error (disk full: it names its path) is no store outage.
+      if ((err as NodeJS.ErrnoException).path !== undefined) throw err;
+      throw unavailable(`GetObject of ${key} into the cache`, err);
     }
   }
 
