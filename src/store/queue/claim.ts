@@ -107,6 +107,8 @@ export async function claimJobs(
       attempts: eb('attempts', '+', 1),
     }))
     .where(key, 'in', due)
+    // Checked again on the row as it is when locked: a job another worker claimed meanwhile is not taken.
+    .where(claimableNow(jobs, nowIso()))
     .returning(key)
     .execute();
   return rows.map((r) => r.id);
