@@ -12,6 +12,7 @@
  *   fm-alerts   an Alertmanager webhook of 1,000 alerts: alarms committed and notifications queued, SQLite and PostgreSQL
  *   console     the web console in chromium: first load of /ui/ (bytes, time to interactive), a 100-row list's render
  *   openstack   instantiate/terminate of a 4-VDU VNF on mini-openstack, Bosun's share next to Keystone, Heat, Nova…
+ *   footprint   RSS and CPU of `bosun serve --role api` and `--role worker`, idle and under light LCM load
  */
 import { spawnSync } from 'node:child_process';
 
@@ -26,6 +27,7 @@ const SUITES = [
   'fm-alerts',
   'console',
   'openstack',
+  'footprint',
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !SUITES.includes(w));
