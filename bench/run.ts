@@ -13,6 +13,7 @@
  *   console     the web console in chromium: first load of /ui/ (bytes, time to interactive), a 100-row list's render
  *   metrics     a /metrics scrape with 10,000 op occs per major and 10,000 notifications stored; the backlog queries' plans
  *   openstack   instantiate/terminate of a 4-VDU VNF on mini-openstack, Bosun's share next to Keystone, Heat, Nova…
+ *   footprint   RSS and CPU of `bosun serve --role api` and `--role worker`, idle and under light LCM load
  */
 import { spawnSync } from 'node:child_process';
 
@@ -28,6 +29,7 @@ const SUITES = [
   'console',
   'metrics',
   'openstack',
+  'footprint',
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !SUITES.includes(w));

@@ -6,22 +6,24 @@
  * What it implements, following the real server: HTTPS with a CA made by the test, bearer-token
  * and client-certificate authentication; discovery and the OpenAPI v3 index kubectl reads; the
  * kinds Namespace, Node, Pod, Service, ConfigMap, Secret, ServiceAccount, PersistentVolumeClaim,
- * Event, Deployment, ReplicaSet, StatefulSet and DaemonSet with create, get, list (label and field
- * selectors, paging), update, patch (JSON, merge, strategic merge, server-side apply with
+ * Event, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job and PodDisruptionBudget with
+ * create, get, list (label and field selectors, paging), update, patch (JSON, merge, strategic merge, server-side apply with
  * managedFields and conflicts), delete (grace periods, Background/Foreground/Orphan propagation)
  * and watch (410 for a compacted resourceVersion); the status and scale subresources; errors as
  * Status objects shaped as the real ones; server-side Table printing for `kubectl get`; and
  * controllers for Deployments (ReplicaSets, RollingUpdate/Recreate), ReplicaSets, StatefulSets,
  * DaemonSets, pods (scheduled, then Running and Ready after a short delay) and garbage collection.
- * Server-side dry runs (`?dryRun=All`) answer and store nothing. Failures are injected through
- * `cluster.failures` (image pull errors, crash loops, quotas, unschedulable pods).
+ * Server-side dry runs (`?dryRun=All`) answer and store nothing. Creates and updates under
+ * `fieldValidation=Strict` (kubectl's default) refuse fields the kind's schema lacks, for the
+ * kinds `resources/schema.ts` declares. Failures are injected through `cluster.failures` (image
+ * pull errors, crash loops, quotas, unschedulable pods).
  *
  * What it does not: authorization (every authenticated client may do anything), admission
- * webhooks, CRDs, schema validation of unknown fields, protobuf bodies (so kubectl's typed
- * commands such as `create namespace` get 415; use apply), aggregated discovery, pod
- * logs/exec/port-forward, Jobs, Ingresses, RBAC kinds, ControllerRevisions (StatefulSet and
- * DaemonSet `rollout undo`), proportional scaling of a Deployment mid-rollout, paused rollouts'
- * conditions, readiness probes, resource requests in scheduling, watch bookmarks other than
+ * webhooks, CRDs, unknown-field validation of patches and of the kinds without a schema row,
+ * protobuf bodies (so kubectl's typed commands such as `create namespace` get 415; use apply),
+ * aggregated discovery, pod logs/exec/port-forward, running Jobs (they are stored only),
+ * Ingresses, RBAC kinds, ControllerRevisions (StatefulSet and DaemonSet `rollout undo`),
+ * proportional scaling of a Deployment mid-rollout, paused rollouts' conditions, readiness probes, resource requests in scheduling, watch bookmarks other than
  * the initial-events one, and persistence (everything is in memory).
  */
 

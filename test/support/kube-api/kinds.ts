@@ -171,6 +171,28 @@ export const KINDS: Kind[] = [
     subresources: ['status'],
     generation: true,
   },
+  {
+    kind: 'Job',
+    plural: 'jobs',
+    singular: 'job',
+    group: 'batch',
+    version: 'v1',
+    namespaced: true,
+    categories: ALL,
+    subresources: ['status'],
+    generation: true,
+  },
+  {
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    singular: 'poddisruptionbudget',
+    group: 'policy',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['pdb'],
+    subresources: ['status'],
+    generation: true,
+  },
 ];
 
 /** "v1" or "apps/v1". */

@@ -17,6 +17,7 @@ import {
   VERSION,
 } from './discovery.ts';
 import { apiVersionOf, type Kind, kindByPlural } from './kinds.ts';
+import { checkStrictFields } from './resources/schema.ts';
 import { scaleOf, writeScale } from './scale.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
 import { badRequest, methodNotAllowed, noSuchResource, StatusError, tooLarge } from './status.ts';
@@ -176,6 +177,7 @@ export function createRoutes(cluster: Cluster, serverAddress: () => string): Rou
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         throw badRequest('the body of the request must be an object');
       const b = body as Obj;
+      checkStrictFields(kind, b, q.get('fieldValidation'));
       const ns = b.metadata?.namespace;
       if (kind.namespaced && ns && ns !== namespace) {
         throw badRequest(
@@ -229,6 +231,7 @@ export function createRoutes(cluster: Cluster, serverAddress: () => string): Rou
             200,
             writeScale(cluster, kind, namespace, n, { type: 'put', body }, { manager, dryRun }),
           );
+        checkStrictFields(kind, body as Obj, q.get('fieldValidation'));
         return send(
           res,
           200,

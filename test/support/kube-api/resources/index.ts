@@ -1,4 +1,6 @@
 /** Every kind's behaviour, by kind name (a kind without a row is stored as sent). */
+
+import { job, podDisruptionBudget } from './batch-policy.ts';
 import type { Behaviour } from './behaviour.ts';
 import { namespace, persistentVolumeClaim, secret, service } from './core.ts';
 import { pod } from './pod.ts';
@@ -14,6 +16,8 @@ export const BEHAVIOURS: Record<string, Behaviour> = {
   ReplicaSet: replicaSet,
   StatefulSet: statefulSet,
   DaemonSet: daemonSet,
+  Job: job,
+  PodDisruptionBudget: podDisruptionBudget,
 };
 
 export type { Allocator, Behaviour } from './behaviour.ts';
