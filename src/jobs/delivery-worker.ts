@@ -2,12 +2,16 @@
  * The delivery worker: finds subscriptions with notifications due, leases each to this process
  * (one worker per subscription, across processes), and runs a delivery session per leased
  * subscription — at most notify.concurrency at once, so a slow or failing receiver holds one
- * slot and never delays the others. Wakes at once when this process enqueues (signal.ts), and
- * at the retry time of the subscriptions it put in back-off.
+ * slot and never delays the others. Wakes at once when this process enqueues (signal.ts), when
+ * another process's enqueue commits (PostgreSQL NOTIFY, pg-wakeup.ts), and at the retry time of
+ * the subscriptions it put in back-off. Its statements are counted for the metrics.
  */
+import { DeliveredRows } from '../notify/delivery/delivered-rows.ts';
+import { DeliveryWakeupListener } from '../notify/delivery/pg-wakeup.ts';
 import { claimSubscription, dueSubscriptions, releaseLease, renewLease } from '../notify/delivery/queue.ts';
 import { runSession } from '../notify/delivery/session.ts';
 import { onDeliveryWake } from '../notify/delivery/signal.ts';
+import { StatementCounter } from '../notify/delivery/statement-counter.ts';
 import { PROCESS_OWNER } from '../store/queue/owner.ts';
 import type { JobDeps } from './deps.ts';
 import type { Worker } from './runner.ts';
@@ -19,7 +23,10 @@ const STOP_GRACE_MS = 1000;
 const owner = PROCESS_OWNER;
 
 export function deliveryWorker(deps: JobDeps): Worker {
-  const { db, config } = deps;
+  const { config, logger } = deps;
+  const counter = new StatementCounter(() => deps.deliveryMetrics.statement());
+  const db = { ...deps.db, kysely: deps.db.kysely.withPlugin(counter) };
+  const delivered = new DeliveredRows(db, logger);
   const leaseMs = config.worker.leaseMs;
   return {
     name: 'notification delivery',
@@ -32,6 +39,8 @@ export function deliveryWorker(deps: JobDeps): Worker {
     run: async (job) => {
       const session = {
         ...deps,
+        db,
+        delivered,
         client: deps.callbacks,
         metrics: deps.deliveryMetrics,
         signal: job.signal,
@@ -53,9 +62,16 @@ export function deliveryWorker(deps: JobDeps): Worker {
           wake.wake();
         }, WAKE_SETTLE_MS);
       });
-      return () => {
+      const listener =
+        db.dialect === 'postgres'
+          ? new DeliveryWakeupListener(config.database.url, () => wake.wake(), logger)
+          : undefined;
+      listener?.start();
+      return async () => {
         unsubscribe();
         clearTimeout(settle);
+        await listener?.stop();
+        await delivered.close();
       };
     },
   };

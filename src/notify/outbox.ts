@@ -5,6 +5,7 @@
  * subscription in id order.
  */
 import type { Executor } from '../store/db/transaction.ts';
+import { notifyDeliveryWorkers } from './delivery/pg-wakeup.ts';
 import { wakeDelivery } from './delivery/signal.ts';
 
 /** The subscription a notification is addressed to: what its representation depends on. */
@@ -101,7 +102,10 @@ export async function enqueueNotifications(
       .values(rows.slice(i, i + ROWS_PER_INSERT))
       .execute();
   }
-  // The delivery workers of this process look at once (and again once the transaction is likely committed).
-  if (rows.length) wakeDelivery();
+  if (rows.length === 0) return 0;
+  // The workers of other processes (PostgreSQL) wake when this transaction commits; this
+  // process's look at once, and again once the transaction is likely committed.
+  await notifyDeliveryWorkers(trx);
+  wakeDelivery();
   return rows.length;
 }

@@ -2,7 +2,8 @@
  * The delivery queue in the database: which subscriptions have notifications due, their leases
  * (one worker delivers to a subscription at a time, on SQLite and across PostgreSQL replicas),
  * and what each attempt leaves behind. Outbox rows are read per subscription in id order
- * (FIFO); a delivered row is deleted and counted on the subscription's delivery row.
+ * (FIFO); delivered rows are deleted and counted on their subscription's delivery row, many
+ * subscriptions' at once (delivered-rows.ts).
  */
 import { sql } from 'kysely';
 import type { Database } from '../../store/db/database.ts';
@@ -89,13 +90,19 @@ export async function releaseLease(db: Database, subscriptionId: string, owner: 
   await completeJob(db.kysely, DELIVERY_LEASES, subscriptionId, owner);
 }
 
-/** The next pending notifications of the subscription, oldest first. */
-export async function nextBatch(db: Database, subscriptionId: string, limit: number): Promise<OutboxRow[]> {
+/** The next pending notifications of the subscription after row `after`, oldest first. */
+export async function nextBatch(
+  db: Database,
+  subscriptionId: string,
+  limit: number,
+  after = 0,
+): Promise<OutboxRow[]> {
   const rows = await db.kysely
     .selectFrom('notification_outbox')
     .select(['id', 'notification_id', 'payload', 'attempts', 'created_at'])
     .where('state', '=', 'pending')
     .where('subscription_id', '=', subscriptionId)
+    .where('id', '>', after)
     .orderBy('id')
     .limit(limit)
     .execute();
@@ -108,20 +115,35 @@ export async function nextBatch(db: Database, subscriptionId: string, limit: num
   }));
 }
 
-/** Removes the delivered rows and counts them, in one transaction. */
-export async function recordDelivered(db: Database, subscriptionId: string, ids: number[]): Promise<void> {
+// Ids of one DELETE: well under both databases' parameter limits.
+const IDS_PER_DELETE = 1000;
+
+/**
+ * Removes the delivered rows of several subscriptions and counts them on each one's delivery
+ * row, in one transaction: a DELETE per 1,000 rows and one UPDATE for every subscription.
+ */
+export async function recordDelivered(
+  db: Database,
+  delivered: ReadonlyMap<string, readonly number[]>,
+): Promise<void> {
+  const ids = [...delivered.values()].flat();
   if (ids.length === 0) return;
   const now = iso(Date.now());
+  const counts = sql<number>`case ${sql.ref('subscription_id')} ${sql.join(
+    [...delivered].map(([id, rows]) => sql`when ${id} then ${sql.lit(rows.length)}`),
+    sql` `,
+  )} else 0 end`;
   await inTransaction(db, async (trx) => {
-    await trx
-      .deleteFrom('notification_outbox')
-      .where('subscription_id', '=', subscriptionId)
-      .where('id', 'in', ids)
-      .execute();
+    for (let i = 0; i < ids.length; i += IDS_PER_DELETE) {
+      await trx
+        .deleteFrom('notification_outbox')
+        .where('id', 'in', ids.slice(i, i + IDS_PER_DELETE))
+        .execute();
+    }
     await trx
       .updateTable('notification_deliveries')
-      .set((eb) => ({ delivered: eb('delivered', '+', ids.length), last_delivered_at: now }))
-      .where('subscription_id', '=', subscriptionId)
+      .set((eb) => ({ delivered: eb('delivered', '+', counts), last_delivered_at: now }))
+      .where('subscription_id', 'in', [...delivered.keys()])
       .execute();
   });
 }
