@@ -16,6 +16,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,7 @@ async function startReceiver() {
       child.once('message', (m) => resolve(m as Record<string, GroupStats>));
       child.send('stats');
     });
-  return { url, stats, close: () => stop(child) };
+  return { url, pid: child.pid, stats, close: () => stop(child) };
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -130,6 +131,13 @@ async function arrived(receiver: Receiver, group: string, count: number, timeout
 /** Deliveries per second between the first and the last arrival. */
 const rate = (stats: GroupStats) => stats.count / ((stats.last - stats.first) / 1000);
 
+/** CPU time (user + system) the process has used so far, in ms (Linux /proc). */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The delivery statements the processes ran so far (their metric, summed). */
 async function statements(processes: readonly BosunProcess[]): Promise<number> {
   let sum = 0;
@@ -155,12 +163,21 @@ async function throughput(
   for (let i = 0; i < subscriptions; i++) ids.push(await subscribe(api.url, `${receiver.url}/${group}/${i}`));
   const before = await statements(delivering);
   const per = Math.floor(total / subscriptions);
+  const cpu = () => delivering.reduce((sum, p) => sum + cpuMs(p.child.pid), 0);
+  const cpuBefore = [cpu(), cpuMs(receiver.pid)];
   await enqueue(db, ids, per);
   const stats = await arrived(receiver, group, per * subscriptions);
+  const cpuAfter = [cpu(), cpuMs(receiver.pid)];
   // Sessions end and flush their last rows just after the last arrival.
   await new Promise((r) => setTimeout(r, 300));
   const spent = (await statements(delivering)) - before;
-  return { rate: rate(stats), count: stats.count, perNotification: spent / stats.count };
+  const perNotification = spent / stats.count;
+  const micros = (i: number) => (((cpuAfter[i] - cpuBefore[i]) * 1000) / stats.count).toFixed(0);
+  return {
+    rate: rate(stats),
+    count: stats.count,
+    costs: `${perNotification.toFixed(3)} statements/notification; CPU µs/notification: Bosun ${micros(0)}, receiver ${micros(1)}`,
+  };
 }
 
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
@@ -172,7 +189,7 @@ async function runOn(dialect: TestDialect, receiver: Receiver): Promise<Row[]> {
   const env = {
     BOSUN_DATABASE_URL: databaseUrl,
     BOSUN_BLOBS_DIR: join(work, 'blobs'),
-    BOSUN_SECURITY_KEY_FILE: join(work, 'secret.key'),
+    BOSUN_SECURITY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     BOSUN_LOG_LEVEL: 'info',
     BOSUN_LOG_ACCESS_LOG: 'false',
     BOSUN_OUTBOUND_ALLOW: '["127.0.0.1"]',
@@ -198,7 +215,7 @@ async function runOn(dialect: TestDialect, receiver: Receiver): Promise<Row[]> {
       rows.push([
         `${dialect}: deliveries/s, ${subscriptions} subscription${subscriptions > 1 ? 's' : ''}, one process`,
         `${r.rate.toFixed(0)}/s`,
-        `${target}${r.perNotification.toFixed(3)} statements/notification; ${r.count.toLocaleString('en')} notifications; ${load()}`,
+        `${target}${r.costs}; ${r.count.toLocaleString('en')} notifications; ${load()}`,
       ]);
     }
 
@@ -220,7 +237,7 @@ async function runOn(dialect: TestDialect, receiver: Receiver): Promise<Row[]> {
         rows.push([
           `postgres: deliveries/s, 10 subscriptions, ${n} worker process${n > 1 ? 'es' : ''}`,
           `${r.rate.toFixed(0)}/s`,
-          `${growth}; ${r.perNotification.toFixed(3)} statements/notification; ${load()}`,
+          `${growth}; ${r.costs}; ${load()}`,
         ]);
         for (const w of workers) await w.stop();
       }
@@ -230,13 +247,14 @@ async function runOn(dialect: TestDialect, receiver: Receiver): Promise<Row[]> {
 
     // 3. Drain after a restart: 10,000 pending written while the server is down.
     const drainIds: string[] = [];
-    for (let i = 0; i < 10; i++) drainIds.push(await subscribe(bosun.url, `${receiver.url}/drain/${i}`));
+    for (let i = 0; i < 10; i++)
+      drainIds.push(await subscribe(bosun.url, `${receiver.url}/drain-${dialect}/${i}`));
     await bosun.stop();
     await enqueue(db, drainIds, 1000);
     const spawned = performance.now();
     bosun = await start();
     const listening = performance.now();
-    await arrived(receiver, 'drain', 10_000);
+    await arrived(receiver, `drain-${dialect}`, 10_000);
     const drained = performance.now();
     rows.push([
       `${dialect}: drain 10,000 pending after a restart (10 subscriptions)`,
@@ -295,8 +313,9 @@ try {
 } finally {
   await receiver.close();
   pg?.stop();
+  // What was measured is shown even when a later run failed.
+  printRows(
+    'Bosun notification delivery benchmarks (bosun serve processes; receiver: node:http, 204, keep-alive)',
+    rows,
+  );
 }
-printRows(
-  'Bosun notification delivery benchmarks (bosun serve processes; receiver: node:http, 204, keep-alive)',
-  rows,
-);
