@@ -13,9 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
 import { ApiError, conflict, notFound, unprocessable } from '../sol/problem.ts';
 import type { Database } from '../store/db/database.ts';
+import { type ColumnTypes, jsonRows } from '../store/db/json-rows.ts';
 import type { AlarmsTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
-import { type ColumnTypes, unnestRows } from '../store/db/unnest-rows.ts';
 import {
   type AckState,
   type AlarmRecord,
@@ -206,7 +206,7 @@ async function openAlarms(trx: Executor, planned: readonly Planned[]): Promise<M
 // Rows of one INSERT on SQLite: 22 values each, under its 32,766 parameters.
 const ROWS_PER_INSERT = 500;
 
-/** The alarms columns as PostgreSQL arrays, for a batch inserted as one unnest() (unnest-rows.ts). */
+/** The alarms columns and their PostgreSQL types, for a batch inserted as one JSON parameter (json-rows.ts). */
 const ALARM_TYPES = {
   id: 'text',
   project_id: 'text',
@@ -238,7 +238,7 @@ async function insertNew(trx: Executor, records: readonly AlarmRecord[]): Promis
   if (records.length === 0) return inserted;
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
     // One statement for the whole batch on PostgreSQL.
-    const { columns, select } = unnestRows(ALARM_TYPES, records.map(alarmToRow));
+    const { columns, select } = jsonRows(ALARM_TYPES, records.map(alarmToRow));
     const { rows } = await sql<{ id: string }>`insert into alarms (${columns}) ${select}
       on conflict (project_id, fingerprint) where alarm_cleared_time is null do nothing
       returning id`.execute(trx);

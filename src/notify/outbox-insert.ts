@@ -1,12 +1,12 @@
 /**
- * Writing outbox rows in bulk. On PostgreSQL a batch is one INSERT … SELECT FROM unnest()
- * (store/db/unnest-rows.ts): a storm's 5,000 notifications are one short statement, where
- * multi-row VALUES would bind 40,000 parameters over ten statements. SQLite (in-process, no
+ * Writing outbox rows in bulk. On PostgreSQL a batch is one INSERT … SELECT over one JSON
+ * parameter (store/db/json-rows.ts): a storm's 5,000 notifications are one short statement,
+ * where multi-row VALUES would bind 40,000 parameters over ten statements. SQLite (in-process, no
  * round trips) takes multi-row VALUES.
  */
 import { PostgresAdapter, sql } from 'kysely';
+import { type ColumnTypes, jsonRows } from '../store/db/json-rows.ts';
 import type { Executor } from '../store/db/transaction.ts';
-import { type ColumnTypes, unnestRows } from '../store/db/unnest-rows.ts';
 
 export interface OutboxInsert {
   subscription_id: string;
@@ -37,7 +37,7 @@ const ROWS_PER_VALUES = 500;
 export async function insertOutboxRows(trx: Executor, rows: readonly OutboxInsert[]): Promise<void> {
   if (rows.length === 0) return;
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    const { columns, select } = unnestRows(TYPES, rows);
+    const { columns, select } = jsonRows(TYPES, rows);
     await sql`insert into notification_outbox (${columns}) ${select}`.execute(trx);
     return;
   }
