@@ -5,8 +5,9 @@
  * (FIFO); delivered rows are deleted and counted on their subscription's delivery row, many
  * subscriptions' at once (delivered-rows.ts).
  */
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database } from '../../store/db/database.ts';
+import type { Tables } from '../../store/db/tables.ts';
 import { type Executor, inTransaction } from '../../store/db/transaction.ts';
 import { claimLease } from '../../store/queue/claim-lease.ts';
 import { completeJob } from '../../store/queue/complete.ts';
@@ -26,24 +27,32 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Subscriptions with pending notifications that nobody leases and that are not waiting for a
- * retry, oldest head first (so that a busy subscription cannot starve the others).
+ * retry, oldest head first (so that a busy subscription cannot starve the others). Walks the
+ * subscriptions, not the outbox: each one's head is one probe of the pending index, where
+ * grouping the outbox would read every pending row — tens of thousands during a storm, at
+ * every look of every worker.
  */
 export async function dueSubscriptions(db: Database, limit: number): Promise<string[]> {
   const now = iso(Date.now());
+  const pending = (eb: ExpressionBuilder<Tables & { s: Tables['subscriptions'] }, 's'>) =>
+    eb
+      .selectFrom('notification_outbox as o')
+      .whereRef('o.subscription_id', '=', 's.id')
+      .where('o.state', '=', 'pending');
   const rows = await db.kysely
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('notification_outbox')
-        .select(['subscription_id', (e) => e.fn.min('id').as('head')])
-        .where('state', '=', 'pending')
-        .groupBy('subscription_id')
-        .as('h'),
-    )
-    .leftJoin('notification_deliveries as d', 'd.subscription_id', 'h.subscription_id')
-    .select('h.subscription_id')
+    .selectFrom('subscriptions as s')
+    .leftJoin('notification_deliveries as d', 'd.subscription_id', 's.id')
+    .select([
+      's.id as subscription_id',
+      (eb) =>
+        pending(eb)
+          .select((e) => e.fn.min('o.id').as('m'))
+          .as('head'),
+    ])
+    .where((eb) => eb.exists(pending(eb).select('o.id')))
     .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
     .where((eb) => eb.or([eb('d.retry_at', 'is', null), eb('d.retry_at', '<=', now)]))
-    .orderBy('h.head')
+    .orderBy('head')
     .limit(limit)
     .execute();
   return rows.map((r) => r.subscription_id);
@@ -216,23 +225,23 @@ export async function dropSubscriptionQueue(db: Database, subscriptionId: string
 }
 
 /**
- * The safety net: delivery rows whose subscription no longer exists (deletes remove them in
- * their transaction; rows left by older versions or written outside Bosun end here).
+ * The safety net: delivery rows and queued notifications whose subscription no longer exists
+ * (deletes remove them in their transaction; rows left by older versions or written outside
+ * Bosun end here — the workers look for due notifications from the subscriptions, so they would
+ * never see these).
  */
 export async function sweepOrphanStates(db: Database): Promise<number> {
   const now = iso(Date.now());
-  const result = await db.kysely
+  const noSubscription = (table: 'notification_deliveries' | 'notification_outbox') =>
+    sql<boolean>`not exists (select 1 from subscriptions where subscriptions.id = ${sql.ref(`${table}.subscription_id`)})`;
+  const states = await db.kysely
     .deleteFrom('notification_deliveries')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('subscriptions')
-            .select(sql.lit(1).as('one'))
-            .whereRef('subscriptions.id', '=', 'notification_deliveries.subscription_id'),
-        ),
-      ),
-    )
+    .where(noSubscription('notification_deliveries'))
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const queued = await db.kysely
+    .deleteFrom('notification_outbox')
+    .where(noSubscription('notification_outbox'))
+    .executeTakeFirst();
+  return Number(states.numDeletedRows) + Number(queued.numDeletedRows);
 }
