@@ -7,6 +7,7 @@
  */
 import { PostgresAdapter, sql } from 'kysely';
 import type { Logger } from 'pino';
+import type { Database } from '../../store/db/database.ts';
 import { PgListener } from '../../store/db/pg-listen.ts';
 import type { Executor } from '../../store/db/transaction.ts';
 
@@ -17,6 +18,13 @@ export async function notifyDeliveryWorkers(trx: Executor): Promise<void> {
   // The executor knows its dialect; the outbox is written by callers that pass only a transaction.
   if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
   await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+}
+
+/** Outside a transaction: a subscription was handed back with work left; other processes look now. */
+export async function wakeOtherWorkers(db: Database): Promise<void> {
+  if (db.dialect !== 'postgres') return;
+  // Only latency is lost when it fails: the others poll.
+  await sql`select pg_notify(${CHANNEL}, '')`.execute(db.kysely).catch(() => {});
 }
 
 /** The delivery worker's LISTEN connection, reconnecting after errors until stopped. */

@@ -55,6 +55,8 @@ export interface SessionLease {
 export interface SessionResult {
   /** When the subscription may be tried again (it failed and waits), if it does. */
   retryAt?: number;
+  /** The session's time was up with notifications possibly left: another worker may go on. */
+  budgetSpent?: boolean;
 }
 
 interface Subscription {
@@ -147,7 +149,7 @@ export async function runSession(
         return { retryAt };
       }
     }
-    return {};
+    return { budgetSpent: true };
   } finally {
     // Nothing is left running, and the lease is handed back only once the delivered rows are gone.
     await next?.catch(() => {});
