@@ -15,9 +15,12 @@ export interface BosunProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `bosun serve` on a free port with `env` over ours; resolves once it listens. */
-export async function startBosun(env: Record<string, string>): Promise<BosunProcess> {
-  const child = spawn(BOSUN, ['serve', '--port', '0'], {
+/**
+ * Starts `bosun serve` on a free port with `env` over ours (and `args`, e.g. `--role worker`);
+ * resolves once it listens.
+ */
+export async function startBosun(env: Record<string, string>, args: string[] = []): Promise<BosunProcess> {
+  const child = spawn(BOSUN, ['serve', '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

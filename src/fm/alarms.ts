@@ -10,8 +10,11 @@
  * changes of the fault), escalation does.
  */
 import { randomUUID } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
 import { ApiError, conflict, notFound, unprocessable } from '../sol/problem.ts';
 import type { Database } from '../store/db/database.ts';
+import { type ColumnTypes, jsonRows } from '../store/db/json-rows.ts';
+import type { AlarmsTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import {
   type AckState,
@@ -200,12 +203,48 @@ async function openAlarms(trx: Executor, planned: readonly Planned[]): Promise<M
   return open;
 }
 
-// Rows of one INSERT: 24 values each, under SQLite's 32,766 parameters.
+// Rows of one INSERT on SQLite: 22 values each, under its 32,766 parameters.
 const ROWS_PER_INSERT = 500;
+
+/** The alarms columns and their PostgreSQL types, for a batch inserted as one JSON parameter (json-rows.ts). */
+const ALARM_TYPES = {
+  id: 'text',
+  project_id: 'text',
+  fingerprint: 'text',
+  managed_object_id: 'text',
+  instance_major: 'text',
+  vnfc_instance_ids: 'text',
+  root_cause_faulty_resource: 'text',
+  faulty_resource_type: 'text',
+  alarm_raised_time: 'text',
+  alarm_changed_time: 'text',
+  alarm_cleared_time: 'text',
+  alarm_acknowledged_time: 'text',
+  ack_state: 'text',
+  perceived_severity: 'text',
+  event_time: 'text',
+  event_type: 'text',
+  fault_type: 'text',
+  probable_cause: 'text',
+  is_root_cause: 'boolean',
+  correlated_alarm_ids: 'text',
+  fault_details: 'text',
+  version: 'integer',
+} as const satisfies ColumnTypes & Record<keyof AlarmsTable, string>;
 
 /** Inserts new alarms; the ids inserted (another writer's open alarm of a fingerprint wins). */
 async function insertNew(trx: Executor, records: readonly AlarmRecord[]): Promise<Set<string>> {
   const inserted = new Set<string>();
+  if (records.length === 0) return inserted;
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    // One statement for the whole batch on PostgreSQL.
+    const { columns, select } = jsonRows(ALARM_TYPES, records.map(alarmToRow));
+    const { rows } = await sql<{ id: string }>`insert into alarms (${columns}) ${select}
+      on conflict (project_id, fingerprint) where alarm_cleared_time is null do nothing
+      returning id`.execute(trx);
+    for (const row of rows) inserted.add(row.id);
+    return inserted;
+  }
   for (let i = 0; i < records.length; i += ROWS_PER_INSERT) {
     const rows = await trx
       .insertInto('alarms')

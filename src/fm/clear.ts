@@ -1,14 +1,16 @@
 /**
  * Clearing alarms: their fault ended (a resolved alert, a VNFC healthy again, a rebuild's alarm no
  * source reports). A storm clears a thousand alarms at once, so a batch is set-based: the
- * fingerprints are resolved to ids with one query per instance and 500 fingerprints, each 500 ids
- * are cleared by one UPDATE guarded by the alarm still being open (returning the rows as written,
- * so a concurrent acknowledgement is in the notification), and the AlarmClearedNotifications are
- * written together in the caller's transaction.
+ * fingerprints are resolved to ids with one query per instance and 500 fingerprints, the alarms
+ * are cleared by an UPDATE guarded by the alarm still being open (returning the rows as written,
+ * so a concurrent acknowledgement is in the notification) — on PostgreSQL one for the whole
+ * batch, its times in one JSON parameter; on SQLite one per 500 ids — and the
+ * AlarmClearedNotifications are written together in the caller's transaction.
  */
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { VnfInstanceFacts } from '../notify/vnf-instance-filter.ts';
 import type { Database } from '../store/db/database.ts';
+import type { AlarmsTable } from '../store/db/tables.ts';
 import { type Executor, inTransaction } from '../store/db/transaction.ts';
 import { type AlarmRecord, nowIso } from './model.ts';
 import { clearedNotice, sendNotices } from './notify.ts';
@@ -47,6 +49,41 @@ export async function clearAlarmsIn(
   const wanted = await clearedTimes(trx, selectors, now);
   const ids = [...wanted.keys()];
   const byId = new Map<string, AlarmRecord>();
+  const rows =
+    trx.getExecutor().adapter instanceof PostgresAdapter
+      ? await clearAllPostgres(trx, ids, wanted, now)
+      : await clearInChunks(trx, ids, wanted, now);
+  for (const row of rows) byId.set(row.id, alarmFromRow(row));
+  const cleared = ids.flatMap((id) => byId.get(id) ?? []);
+  if (options.notify !== false) await sendNotices(trx, await clearedNotices(trx, cleared));
+  return cleared;
+}
+
+/** PostgreSQL: every alarm of the batch in one UPDATE, each time joined from one JSON parameter. */
+async function clearAllPostgres(
+  trx: Executor,
+  ids: readonly string[],
+  wanted: ReadonlyMap<string, string>,
+  now: string,
+): Promise<AlarmsTable[]> {
+  if (ids.length === 0) return [];
+  const times = JSON.stringify(ids.map((id) => ({ id, t: wanted.get(id) })));
+  const { rows } = await sql<AlarmsTable>`update alarms
+    set alarm_cleared_time = u.t, alarm_changed_time = ${now}, version = alarms.version + 1
+    from json_to_recordset(${times}::json) as u(id text, t text)
+    where alarms.id = u.id and alarms.alarm_cleared_time is null
+    returning alarms.*`.execute(trx);
+  return rows;
+}
+
+/** SQLite: an UPDATE per 500 ids, the times in a CASE when they differ. */
+async function clearInChunks(
+  trx: Executor,
+  ids: readonly string[],
+  wanted: ReadonlyMap<string, string>,
+  now: string,
+): Promise<AlarmsTable[]> {
+  const cleared: AlarmsTable[] = [];
   for (let i = 0; i < ids.length; i += KEYS_PER_QUERY) {
     const chunk = ids.slice(i, i + KEYS_PER_QUERY);
     const times = new Set(chunk.map((id) => wanted.get(id)));
@@ -69,10 +106,8 @@ export async function clearAlarmsIn(
       .where('alarm_cleared_time', 'is', null)
       .returningAll()
       .execute();
-    for (const row of rows) byId.set(row.id, alarmFromRow(row));
+    cleared.push(...rows);
   }
-  const cleared = ids.flatMap((id) => byId.get(id) ?? []);
-  if (options.notify !== false) await sendNotices(trx, await clearedNotices(trx, cleared));
   return cleared;
 }
 

@@ -5,7 +5,9 @@
  * subscription in id order.
  */
 import type { Executor } from '../store/db/transaction.ts';
+import { notifyDeliveryWorkers } from './delivery/pg-wakeup.ts';
 import { wakeDelivery } from './delivery/signal.ts';
+import { insertOutboxRows, type OutboxInsert } from './outbox-insert.ts';
 
 /** The subscription a notification is addressed to: what its representation depends on. */
 export interface SubscriptionTarget {
@@ -53,9 +55,6 @@ async function subscribers(trx: Executor, request: EnqueueRequest): Promise<Subs
   }));
 }
 
-// Rows of one INSERT: 10 values each, well under SQLite's and PostgreSQL's parameter limits.
-const ROWS_PER_INSERT = 500;
-
 /** Inserts one outbox row per matching subscription, in `trx`; returns how many. */
 export function enqueueNotification(trx: Executor, request: EnqueueRequest): Promise<number> {
   return enqueueNotifications(trx, [request]);
@@ -71,7 +70,7 @@ export async function enqueueNotifications(
 ): Promise<number> {
   const known = new Map<string, Subscriber[]>();
   const now = new Date().toISOString();
-  const rows = [];
+  const rows: OutboxInsert[] = [];
   for (const request of requests) {
     const key = JSON.stringify([request.project, request.api, request.majors ?? null]);
     let found = known.get(key);
@@ -91,17 +90,14 @@ export async function enqueueNotifications(
         payload: JSON.stringify(payload),
         created_at: now,
         next_attempt_at: now,
-        last_error: null,
       });
     }
   }
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await trx
-      .insertInto('notification_outbox')
-      .values(rows.slice(i, i + ROWS_PER_INSERT))
-      .execute();
-  }
-  // The delivery workers of this process look at once (and again once the transaction is likely committed).
-  if (rows.length) wakeDelivery();
+  if (rows.length === 0) return 0;
+  await insertOutboxRows(trx, rows);
+  // The workers of other processes (PostgreSQL) wake when this transaction commits; this
+  // process's look at once, and again once the transaction is likely committed.
+  await notifyDeliveryWorkers(trx);
+  wakeDelivery();
   return rows.length;
 }

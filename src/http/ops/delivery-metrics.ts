@@ -44,6 +44,11 @@ export function registerDeliveryMetrics(registry: Registry, db: Database): Deliv
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60, 300, 3600],
     registers,
   });
+  const statements = new Counter({
+    name: 'bosun_notification_delivery_statements_total',
+    help: 'Database statements run by the notification delivery worker (claims, reads, deletes, failures; not BEGIN/COMMIT)',
+    registers,
+  });
   new Gauge({
     name: 'bosun_notification_queue_depth',
     help: 'Notifications waiting for delivery, per subscription',
@@ -83,6 +88,9 @@ export function registerDeliveryMetrics(registry: Registry, db: Database): Deliv
     },
     delivered(api: string, seconds: number) {
       child(`l ${api}`, () => latency.labels(api)).observe(seconds);
+    },
+    statement() {
+      statements.inc();
     },
   };
 }

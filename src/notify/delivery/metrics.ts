@@ -9,6 +9,8 @@ export interface DeliveryMetrics {
   attempt(api: string, outcome: AttemptOutcome, seconds: number, retry: boolean): void;
   /** A notification delivered, `seconds` after it was produced. */
   delivered(api: string, seconds: number): void;
+  /** The delivery worker ran one more database statement. */
+  statement(): void;
 }
 
-export const NO_METRICS: DeliveryMetrics = { attempt() {}, delivered() {} };
+export const NO_METRICS: DeliveryMetrics = { attempt() {}, delivered() {}, statement() {} };

@@ -2,10 +2,12 @@
  * The delivery queue in the database: which subscriptions have notifications due, their leases
  * (one worker delivers to a subscription at a time, on SQLite and across PostgreSQL replicas),
  * and what each attempt leaves behind. Outbox rows are read per subscription in id order
- * (FIFO); a delivered row is deleted and counted on the subscription's delivery row.
+ * (FIFO); delivered rows are deleted and counted on their subscription's delivery row, many
+ * subscriptions' at once (delivered-rows.ts).
  */
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database } from '../../store/db/database.ts';
+import type { Tables } from '../../store/db/tables.ts';
 import { type Executor, inTransaction } from '../../store/db/transaction.ts';
 import { claimLease } from '../../store/queue/claim-lease.ts';
 import { completeJob } from '../../store/queue/complete.ts';
@@ -25,24 +27,32 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Subscriptions with pending notifications that nobody leases and that are not waiting for a
- * retry, oldest head first (so that a busy subscription cannot starve the others).
+ * retry, oldest head first (so that a busy subscription cannot starve the others). Walks the
+ * subscriptions, not the outbox: each one's head is one probe of the pending index, where
+ * grouping the outbox would read every pending row — tens of thousands during a storm, at
+ * every look of every worker.
  */
 export async function dueSubscriptions(db: Database, limit: number): Promise<string[]> {
   const now = iso(Date.now());
+  const pending = (eb: ExpressionBuilder<Tables & { s: Tables['subscriptions'] }, 's'>) =>
+    eb
+      .selectFrom('notification_outbox as o')
+      .whereRef('o.subscription_id', '=', 's.id')
+      .where('o.state', '=', 'pending');
   const rows = await db.kysely
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('notification_outbox')
-        .select(['subscription_id', (e) => e.fn.min('id').as('head')])
-        .where('state', '=', 'pending')
-        .groupBy('subscription_id')
-        .as('h'),
-    )
-    .leftJoin('notification_deliveries as d', 'd.subscription_id', 'h.subscription_id')
-    .select('h.subscription_id')
+    .selectFrom('subscriptions as s')
+    .leftJoin('notification_deliveries as d', 'd.subscription_id', 's.id')
+    .select([
+      's.id as subscription_id',
+      (eb) =>
+        pending(eb)
+          .select((e) => e.fn.min('o.id').as('m'))
+          .as('head'),
+    ])
+    .where((eb) => eb.exists(pending(eb).select('o.id')))
     .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
     .where((eb) => eb.or([eb('d.retry_at', 'is', null), eb('d.retry_at', '<=', now)]))
-    .orderBy('h.head')
+    .orderBy('head')
     .limit(limit)
     .execute();
   return rows.map((r) => r.subscription_id);
@@ -89,13 +99,19 @@ export async function releaseLease(db: Database, subscriptionId: string, owner: 
   await completeJob(db.kysely, DELIVERY_LEASES, subscriptionId, owner);
 }
 
-/** The next pending notifications of the subscription, oldest first. */
-export async function nextBatch(db: Database, subscriptionId: string, limit: number): Promise<OutboxRow[]> {
+/** The next pending notifications of the subscription after row `after`, oldest first. */
+export async function nextBatch(
+  db: Database,
+  subscriptionId: string,
+  limit: number,
+  after = 0,
+): Promise<OutboxRow[]> {
   const rows = await db.kysely
     .selectFrom('notification_outbox')
     .select(['id', 'notification_id', 'payload', 'attempts', 'created_at'])
     .where('state', '=', 'pending')
     .where('subscription_id', '=', subscriptionId)
+    .where('id', '>', after)
     .orderBy('id')
     .limit(limit)
     .execute();
@@ -108,20 +124,35 @@ export async function nextBatch(db: Database, subscriptionId: string, limit: num
   }));
 }
 
-/** Removes the delivered rows and counts them, in one transaction. */
-export async function recordDelivered(db: Database, subscriptionId: string, ids: number[]): Promise<void> {
+// Ids of one DELETE: well under both databases' parameter limits.
+const IDS_PER_DELETE = 1000;
+
+/**
+ * Removes the delivered rows of several subscriptions and counts them on each one's delivery
+ * row, in one transaction: a DELETE per 1,000 rows and one UPDATE for every subscription.
+ */
+export async function recordDelivered(
+  db: Database,
+  delivered: ReadonlyMap<string, readonly number[]>,
+): Promise<void> {
+  const ids = [...delivered.values()].flat();
   if (ids.length === 0) return;
   const now = iso(Date.now());
+  const counts = sql<number>`case ${sql.ref('subscription_id')} ${sql.join(
+    [...delivered].map(([id, rows]) => sql`when ${id} then ${sql.lit(rows.length)}`),
+    sql` `,
+  )} else 0 end`;
   await inTransaction(db, async (trx) => {
-    await trx
-      .deleteFrom('notification_outbox')
-      .where('subscription_id', '=', subscriptionId)
-      .where('id', 'in', ids)
-      .execute();
+    for (let i = 0; i < ids.length; i += IDS_PER_DELETE) {
+      await trx
+        .deleteFrom('notification_outbox')
+        .where('id', 'in', ids.slice(i, i + IDS_PER_DELETE))
+        .execute();
+    }
     await trx
       .updateTable('notification_deliveries')
-      .set((eb) => ({ delivered: eb('delivered', '+', ids.length), last_delivered_at: now }))
-      .where('subscription_id', '=', subscriptionId)
+      .set((eb) => ({ delivered: eb('delivered', '+', counts), last_delivered_at: now }))
+      .where('subscription_id', 'in', [...delivered.keys()])
       .execute();
   });
 }
@@ -194,23 +225,23 @@ export async function dropSubscriptionQueue(db: Database, subscriptionId: string
 }
 
 /**
- * The safety net: delivery rows whose subscription no longer exists (deletes remove them in
- * their transaction; rows left by older versions or written outside Bosun end here).
+ * The safety net: delivery rows and queued notifications whose subscription no longer exists
+ * (deletes remove them in their transaction; rows left by older versions or written outside
+ * Bosun end here — the workers look for due notifications from the subscriptions, so they would
+ * never see these).
  */
 export async function sweepOrphanStates(db: Database): Promise<number> {
   const now = iso(Date.now());
-  const result = await db.kysely
+  const noSubscription = (table: 'notification_deliveries' | 'notification_outbox') =>
+    sql<boolean>`not exists (select 1 from subscriptions where subscriptions.id = ${sql.ref(`${table}.subscription_id`)})`;
+  const states = await db.kysely
     .deleteFrom('notification_deliveries')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('subscriptions')
-            .select(sql.lit(1).as('one'))
-            .whereRef('subscriptions.id', '=', 'notification_deliveries.subscription_id'),
-        ),
-      ),
-    )
+    .where(noSubscription('notification_deliveries'))
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const queued = await db.kysely
+    .deleteFrom('notification_outbox')
+    .where(noSubscription('notification_outbox'))
+    .executeTakeFirst();
+  return Number(states.numDeletedRows) + Number(queued.numDeletedRows);
 }

@@ -1,7 +1,8 @@
 /**
  * One delivery session: the worker holds a subscription's lease and sends its pending
  * notifications one after the other, oldest first. A notification is sent only once the one
- * before it is delivered or dead (per-subscriber FIFO). The session ends when the queue is
+ * before it is delivered or dead (per-subscriber FIFO); the next batch is read while the current
+ * one is sent, and delivered rows leave the outbox with other sessions' (delivered-rows.ts). The session ends when the queue is
  * empty, when a failure puts the subscription in back-off, when its time budget is spent (so
  * that other subscriptions get their turn), when the lease is lost, or when the worker stops.
  */
@@ -14,15 +15,14 @@ import { AuthenticationParamsError, type DeliveryAuth, parseAuthentication } fro
 import { backoffDelay } from './backoff.ts';
 import { CallError } from './call-error.ts';
 import type { CallbackClient, Endpoint } from './callback-client.ts';
+import type { DeliveredRows } from './delivered-rows.ts';
 import { callbackHeaders } from './headers.ts';
 import { absolutizeLinks } from './links.ts';
 import type { DeliveryMetrics } from './metrics.ts';
-import { dropSubscriptionQueue, nextBatch, type OutboxRow, recordDelivered, recordFailure } from './queue.ts';
+import { dropSubscriptionQueue, nextBatch, type OutboxRow, recordFailure } from './queue.ts';
 
 /** A session hands its slot back after this long, even with notifications left. */
 const SESSION_BUDGET_MS = 2000;
-/** Delivered rows are removed from the outbox at least this often (and at every batch end). */
-const FLUSH_EVERY_MS = 250;
 
 export interface SessionDeps {
   config: Config;
@@ -30,6 +30,8 @@ export interface SessionDeps {
   box: SealedBox;
   client: CallbackClient;
   metrics: DeliveryMetrics;
+  /** Where delivered rows wait for their removal from the outbox (shared by the process's sessions). */
+  delivered: DeliveredRows;
   logger: Logger;
   /** Base of the absolute `_links` hrefs. */
   linkBase: string;
@@ -53,6 +55,8 @@ export interface SessionLease {
 export interface SessionResult {
   /** When the subscription may be tried again (it failed and waits), if it does. */
   retryAt?: number;
+  /** The session's time was up with notifications possibly left: another worker may go on. */
+  budgetSpent?: boolean;
 }
 
 interface Subscription {
@@ -68,7 +72,7 @@ export async function runSession(
   subscriptionId: string,
   lease: SessionLease,
 ): Promise<SessionResult> {
-  const { db, config } = deps;
+  const { db, config, delivered } = deps;
   const subscription = await db.kysely
     .selectFrom('subscriptions')
     .select(['id', 'api', 'major', 'callback_uri as callbackUri', 'authentication'])
@@ -80,16 +84,17 @@ export async function runSession(
   }
   const headers = callbackHeaders(subscription.api, subscription.major, true);
   const started = Date.now();
-  const delivered: number[] = [];
-  let lastFlush = Date.now();
-  const flush = async () => {
-    await recordDelivered(db, subscriptionId, delivered.splice(0));
-    lastFlush = Date.now();
-  };
+  const read = (after: number) => nextBatch(db, subscriptionId, config.notify.batchSize, after);
+  // The read of the next batch, in flight while the current one is sent.
+  let next: Promise<OutboxRow[]> | undefined = read(0);
   try {
-    while (Date.now() - started < SESSION_BUDGET_MS) {
-      const rows = await nextBatch(db, subscriptionId, config.notify.batchSize);
+    while (next) {
+      const rows = await next;
+      next = undefined;
       if (rows.length === 0) return {};
+      // Read ahead (from after this batch: its delivered rows may not be deleted yet) while the
+      // calls go out, unless the session's time is up.
+      if (Date.now() - started < SESSION_BUDGET_MS) next = read(rows[rows.length - 1].id);
       // The address check (and DNS answer) holds for one batch; authentication is re-read too.
       let endpoint: Endpoint | CallError;
       try {
@@ -103,11 +108,11 @@ export async function runSession(
         const outcome = await attempt(deps, subscription, endpoint, headers, row);
         if (outcome === 'aborted') return {};
         if (outcome === 'delivered') {
-          delivered.push(row.id);
-          if (Date.now() - lastFlush >= FLUSH_EVERY_MS) await flush();
+          delivered.add(subscriptionId, row.id);
           continue;
         }
-        await flush();
+        // What was delivered before the failure leaves the outbox first.
+        await delivered.flush();
         const failures = row.attempts + 1;
         const tooOld = Date.now() - Date.parse(row.createdAt) >= config.notify.maxAgeMs;
         const dead = failures >= config.notify.maxAttempts || tooOld;
@@ -143,11 +148,12 @@ export async function runSession(
         );
         return { retryAt };
       }
-      await flush();
     }
-    return {};
+    return { budgetSpent: true };
   } finally {
-    await flush();
+    // Nothing is left running, and the lease is handed back only once the delivered rows are gone.
+    await next?.catch(() => {});
+    await delivered.flush();
   }
 }
 

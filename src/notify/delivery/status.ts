@@ -9,6 +9,7 @@ import type { Database } from '../../store/db/database.ts';
 import type { Tables } from '../../store/db/tables.ts';
 import type { Executor } from '../../store/db/transaction.ts';
 import { inTransaction } from '../../store/db/transaction.ts';
+import { notifyDeliveryWorkers } from './pg-wakeup.ts';
 import { deleteQueue } from './queue.ts';
 import { wakeDelivery } from './signal.ts';
 
@@ -142,6 +143,7 @@ export async function redeliver(db: Database, id: string): Promise<number> {
       .set({ retry_at: null })
       .where('subscription_id', '=', id)
       .execute();
+    await notifyDeliveryWorkers(trx);
     return Number(result.numUpdatedRows);
   });
   wakeDelivery();
