@@ -111,6 +111,7 @@ export function lcmWorker(deps: JobDeps, stores: readonly LcmStore[] = LCM_STORE
           owner,
           leaseMs,
           db.dialect === 'postgres',
+          runningHere,
         );
         for (const id of ids) storeOf.set(id, store);
         claimed.push(...ids);

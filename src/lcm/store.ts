@@ -423,8 +423,10 @@ export class LcmStore {
     owner: string,
     leaseMs: number,
     skipLocked: boolean,
+    /** Op occs this process runs already. */
+    running: readonly string[],
   ): Promise<string[]> {
-    return claimJobs(db, this.jobs, limit, owner, leaseMs, skipLocked);
+    return claimJobs(db, this.jobs, limit, owner, leaseMs, skipLocked, running);
   }
 
   claim(db: Executor, id: string, owner: string, leaseMs: number): Promise<boolean> {
