@@ -11,6 +11,9 @@ import { guardRootHandle } from './guarded-dialect.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { Tables } from './tables.ts';
 
+/** How long a query waits for a PostgreSQL connection (a new one, or a free one of the pool). */
+const CONNECT_TIMEOUT_MS = 5000;
+
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Database {
@@ -53,7 +56,13 @@ function openSqlite(url: string): Kysely<Tables> {
 }
 
 function openPostgres(url: string, poolSize: number): Kysely<Tables> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bosun' });
+  // A connection that does not come in time fails (503 to a client) rather than waiting forever.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    application_name: 'bosun',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return new Kysely<Tables>({ dialect: guardRootHandle(new PostgresDialect({ pool })) });
