@@ -81,15 +81,22 @@ export async function startTempPostgres(): Promise<TempPostgres> {
     run(pgCtl, ['-D', data, '-l', join(dir, 'postgres.log'), '-o', options, '-w', '-t', '60', 'start']);
   start();
   let stopped = false;
+  let paused = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    pause: () => run(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']),
-    resume: start,
+    pause() {
+      run(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
+      paused = true;
+    },
+    resume() {
+      start();
+      paused = false;
+    },
     stop() {
       if (stopped) return;
       stopped = true;
       try {
-        run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        if (!paused) run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

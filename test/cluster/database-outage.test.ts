@@ -78,6 +78,15 @@ after(async () => {
 test('PostgreSQL down for 30 s: 503 with Retry-After everywhere, then everything resumes without a restart', {
   timeout: 300_000,
 }, async () => {
+  try {
+    await outageScenario();
+  } catch (err) {
+    console.log(cluster.outputs().slice(-30_000));
+    throw err;
+  }
+});
+
+async function outageScenario() {
   const pkg = await onboard(cluster.url, sample(MAIN_SAMPLE));
   const vnfdId = pkg.vnfdId as string;
   const inst = await call(cluster.url, 'POST', '/vnflcm/v2/vnf_instances', { vnfdId });
@@ -135,4 +144,4 @@ test('PostgreSQL down for 30 s: 503 with Retry-After everywhere, then everything
   assert.equal(next.status, 202);
   const done = await finish(cluster.url, (next.headers.get('location') ?? '').split('/').pop() as string);
   assert.equal(done.body.operationState, 'COMPLETED', JSON.stringify(done.body.error));
-});
+}

@@ -65,6 +65,10 @@ function openPostgres(url: string, poolSize: number): Kysely<Tables> {
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor a checked-out one between two queries (a transaction awaiting other work when the server
+  // shuts down): pg emits that on the client, which the pool stops watching while it is out. Its
+  // next query fails (an unreachable database, 503) and the pool drops it when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new Kysely<Tables>({ dialect: guardRootHandle(new PostgresDialect({ pool })) });
 }
 
