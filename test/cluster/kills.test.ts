@@ -7,7 +7,7 @@
  * twice (the simulated VIM holds exactly the servers each instance knows), every op occ's
  * notifications arrived with each event notified once (by notification id), and every package
  * upload either onboarded or failed cleanly and could be deleted. The seed is printed:
- * BOSUN_CLUSTER_SEED=<seed> replays the same kills.
+ * CLUSTER_TEST_SEED=<seed> replays the same kills.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -27,7 +27,7 @@ test(`${KILLS} replicas killed at random moments under load: nothing stuck, lost
   timeout: 300_000,
 }, async () => {
   const random = seededRandom();
-  console.log(`[cluster] kills: seed ${random.seed} (BOSUN_CLUSTER_SEED=${random.seed} replays it)`);
+  console.log(`[cluster] kills: seed ${random.seed} (CLUSTER_TEST_SEED=${random.seed} replays it)`);
   const cluster = await startCluster({
     vars: { BOSUN_SIM_OPERATION_DELAY_MS: '100', BOSUN_OUTBOUND_ALLOW: '127.0.0.1' },
   });

@@ -1,5 +1,5 @@
 /**
- * Seeded randomness for the fault tests: the seed is printed, and BOSUN_CLUSTER_SEED replays a
+ * Seeded randomness for the fault tests: the seed is printed, and CLUSTER_TEST_SEED replays a
  * run's choices (which replica dies, and when).
  */
 
@@ -14,7 +14,7 @@ export interface Random {
 
 /** mulberry32: small, fast and good enough to choose faults. */
 export function seededRandom(
-  seed = Number(process.env.BOSUN_CLUSTER_SEED ?? Math.floor(Math.random() * 2 ** 31)),
+  seed = Number(process.env.CLUSTER_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31)),
 ): Random {
   let state = seed >>> 0;
   const next = () => {
