@@ -11,6 +11,10 @@ import { join } from 'node:path';
 
 export interface TempPostgres {
   url: string;
+  /** Stops the server (fast shutdown: sessions are ended) and keeps its data, for an outage. */
+  pause(): void;
+  /** Starts it again on the same port after `pause`. */
+  resume(): void;
   stop(): void;
 }
 
@@ -73,15 +77,26 @@ export async function startTempPostgres(): Promise<TempPostgres> {
     '-c full_page_writes=off',
     '-c max_connections=300',
   ].join(' ');
-  run(pgCtl, ['-D', data, '-l', join(dir, 'postgres.log'), '-o', options, '-w', '-t', '60', 'start']);
+  const start = () =>
+    run(pgCtl, ['-D', data, '-l', join(dir, 'postgres.log'), '-o', options, '-w', '-t', '60', 'start']);
+  start();
   let stopped = false;
+  let paused = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pause() {
+      run(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
+      paused = true;
+    },
+    resume() {
+      start();
+      paused = false;
+    },
     stop() {
       if (stopped) return;
       stopped = true;
       try {
-        run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        if (!paused) run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -79,7 +79,11 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const { role, logger } = options;
   const box = new SealedBox(loadEncryptionKey(config.security));
-  const { db } = await openRuntimeDatabase(config);
+  const { db, migrated } = await openRuntimeDatabase(config);
+  if (migrated.newer.length > 0) {
+    // A rolling upgrade under way: a newer release's replicas already expanded the schema.
+    logger.info({ newer: migrated.newer }, 'database schema is newer than this release; using it as it is');
+  }
   const callbacks = new CallbackClient(OutboundPolicy.fromConfig(config), config.notify.requestTimeoutMs);
   let nfvo: NfvoSetup | undefined;
   try {

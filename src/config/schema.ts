@@ -35,6 +35,12 @@ export const ConfigSchema = Type.Object(
           default: 30000,
           description: 'how long SIGTERM waits for in-flight requests',
         }),
+        drainMs: Type.Integer({
+          minimum: 0,
+          default: 0,
+          description:
+            'on SIGTERM, how long /readyz answers 503 while requests are still served, so that a load balancer stops sending new ones before the server closes (a cluster sets it above the balancer health check interval times its fall count)',
+        }),
         maxQueryLength: Type.Integer({
           minimum: 256,
           default: 8192,

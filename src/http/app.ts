@@ -88,7 +88,7 @@ export async function buildApp(ctx: AppContext, registrars: RouteRegistrar[] = [
       reply.header('X-Request-Id', request.id);
       policy = routePolicy(request);
       setDefaultVersion(policy, reply);
-      if (ctx.readiness.draining) throw SHUTTING_DOWN;
+      if (ctx.readiness.closing) throw SHUTTING_DOWN;
       const query = request.url.indexOf('?');
       if (query >= 0 && request.url.length - query > config.server.maxQueryLength) {
         throw new ApiError(

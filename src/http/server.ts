@@ -1,8 +1,10 @@
 /**
  * A running Bosun server: the runtime's services (src/runtime.ts) behind the application for
- * the role; listens, starts the workers, and shuts down gracefully (stop accepting, finish
- * in-flight requests within server.shutdownTimeoutMs, then stop the runtime).
+ * the role; listens, starts the workers, and shuts down gracefully (answer not-ready and keep
+ * serving for server.drainMs, stop accepting, finish in-flight requests within
+ * server.shutdownTimeoutMs, then stop the runtime).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/load.ts';
@@ -52,7 +54,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const runtime = await createRuntime(config, { role, logger });
   const { services } = runtime;
   const { db } = services;
-  const readiness = { draining: false };
+  const readiness = { draining: false, closing: false };
   let app: FastifyInstance;
   let context: AppContext;
   let url: string;
@@ -102,6 +104,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const close = () => {
     closing ??= (async () => {
       readiness.draining = true;
+      // A load balancer learns of the drain from /readyz only at its next checks: keep serving
+      // until it has stopped sending, so that no request meets a closed port.
+      if (config.server.drainMs > 0 && role !== 'worker') {
+        logger.info({ drainMs: config.server.drainMs }, 'draining');
+        await delay(config.server.drainMs);
+      }
+      readiness.closing = true;
       const timer = setTimeout(() => app.server.closeAllConnections(), config.server.shutdownTimeoutMs);
       try {
         await app.close();

@@ -18,7 +18,9 @@ export function register(db: Command): void {
             ? outcome.applied.join(', ')
             : 'nothing (already up to date)';
           process.stdout.write(
-            `${database.dialect}: applied ${applied}; schema at ${outcome.current.at(-1)}\n`,
+            `${database.dialect}: applied ${applied}; schema at ${outcome.current.at(-1)}` +
+              (outcome.newer.length ? ` (newer than this release: ${outcome.newer.join(', ')})` : '') +
+              '\n',
           );
         });
       } finally {

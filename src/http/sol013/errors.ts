@@ -1,11 +1,13 @@
 /**
  * Turns every failure into a ProblemDetails answer: our ApiErrors, fastify's own errors
  * (validation, body size, media type), unknown paths (404), known paths with another method
- * (405 + Allow), and unexpected exceptions (500 without a stack, logged with the request id).
+ * (405 + Allow), an unreachable database (503 + Retry-After: it passes), and unexpected
+ * exceptions (500 without a stack, logged with the request id).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, PROBLEM_JSON } from '../../sol/problem.ts';
+import { isDatabaseUnreachable } from '../../store/db/unreachable.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -41,6 +43,11 @@ export function toApiError(error: unknown): ApiError {
   }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new ApiError(e.statusCode, e.message);
+  }
+  if (isDatabaseUnreachable(error)) {
+    return new ApiError(503, 'The database cannot be reached right now; try again shortly.', {
+      headers: { 'Retry-After': '5' },
+    });
   }
   return new ApiError(500, 'Internal server error.');
 }
@@ -91,7 +98,9 @@ export function registerErrorHandling(app: FastifyInstance, planned: readonly Pl
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // 503 is a passing condition (draining, database unreachable) the client retries, not a fault here.
+    if (apiError.status === 503) request.log.warn({ detail: apiError.detail }, 'request deferred');
+    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ status: apiError.status, detail: apiError.detail }, 'request refused');
     return send(request, reply, apiError);
   });

@@ -12,6 +12,9 @@ import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { measuredPool } from './pool-metrics.ts';
 import type { Tables } from './tables.ts';
 
+/** How long a query waits for a PostgreSQL connection (a new one, or a free one of the pool). */
+const CONNECT_TIMEOUT_MS = 5000;
+
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Database {
@@ -54,9 +57,19 @@ function openSqlite(url: string): Kysely<Tables> {
 }
 
 function openPostgres(url: string, poolSize: number): Kysely<Tables> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bosun' });
+  // A connection that does not come in time fails (503 to a client) rather than waiting forever.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    application_name: 'bosun',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor a checked-out one between two queries (a transaction awaiting other work when the server
+  // shuts down): pg emits that on the client, which the pool stops watching while it is out. Its
+  // next query fails (an unreachable database, 503) and the pool drops it when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new Kysely<Tables>({ dialect: guardRootHandle(new PostgresDialect({ pool: measuredPool(pool) })) });
 }
 

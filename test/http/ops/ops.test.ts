@@ -84,9 +84,9 @@ for (const dialect of DIALECTS) {
       await assert.rejects(fetch(`${s.url}/healthz`));
     });
 
-    test('a request arriving while the server drains gets a 503 ProblemDetails', async () => {
+    test('a request arriving while the server closes gets a 503 ProblemDetails', async () => {
       // The state close() puts the server in before its listener stops, held open here.
-      server.context.readiness.draining = true;
+      server.context.readiness.closing = true;
       try {
         const r = await http(server.url, 'GET', '/vnflcm/v2/api_versions', { headers: { Version: '2.0.0' } });
         assert.ok(isProblem(r, 503), r.text);
@@ -97,9 +97,23 @@ for (const dialect of DIALECTS) {
         assert.equal(r.headers.get('retry-after'), '5');
         assert.equal(r.headers.get('connection'), 'close');
       } finally {
-        server.context.readiness.draining = false;
+        server.context.readiness.closing = false;
       }
       assert.equal((await http(server.url, 'GET', '/healthz')).status, 200);
+    });
+
+    test('while the server drains (server.drainMs), /readyz is 503 and requests are still served', async () => {
+      server.context.readiness.draining = true;
+      try {
+        const ready = await http(server.url, 'GET', '/readyz');
+        assert.ok(isProblem(ready, 503), ready.text);
+        assert.equal(ready.headers.get('retry-after'), '5');
+        const r = await http(server.url, 'GET', '/vnflcm/v2/api_versions', { headers: { Version: '2.0.0' } });
+        assert.equal(r.status, 200, r.text);
+      } finally {
+        server.context.readiness.draining = false;
+      }
+      assert.equal((await http(server.url, 'GET', '/readyz')).status, 200);
     });
   });
 }
