@@ -68,6 +68,12 @@ export const ConfigSchema = Type.Object(
           default: 10,
           description: 'PostgreSQL connections per process',
         }),
+        connectTimeoutMs: Type.Integer({
+          minimum: 100,
+          default: 15000,
+          description:
+            'how long a query waits for a PostgreSQL connection, new or free in the pool, before it fails (503 to a client)',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -12,9 +12,6 @@ import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { measuredPool } from './pool-metrics.ts';
 import type { Tables } from './tables.ts';
 
-/** How long a query waits for a PostgreSQL connection (a new one, or a free one of the pool). */
-const CONNECT_TIMEOUT_MS = 5000;
-
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Database {
@@ -32,6 +29,8 @@ export interface Database {
 export interface DatabaseOptions {
   url: string;
   poolSize: number;
+  /** How long a query waits for a PostgreSQL connection (a new one, or a free one of the pool). */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -56,13 +55,13 @@ function openSqlite(url: string): Kysely<Tables> {
   return new Kysely<Tables>({ dialect: guardRootHandle(new NodeSqliteDialect(file)) });
 }
 
-function openPostgres(url: string, poolSize: number): Kysely<Tables> {
+function openPostgres(url: string, poolSize: number, connectTimeoutMs: number): Kysely<Tables> {
   // A connection that does not come in time fails (503 to a client) rather than waiting forever.
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     application_name: 'bosun',
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: connectTimeoutMs,
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
@@ -75,7 +74,10 @@ function openPostgres(url: string, poolSize: number): Kysely<Tables> {
 
 export function openDatabase(options: DatabaseOptions): Database {
   const dialect: DialectName = options.url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
-  const kysely = dialect === 'sqlite' ? openSqlite(options.url) : openPostgres(options.url, options.poolSize);
+  const kysely =
+    dialect === 'sqlite'
+      ? openSqlite(options.url)
+      : openPostgres(options.url, options.poolSize, options.connectTimeoutMs ?? 15000);
   let closed = false;
   return {
     kysely,
