@@ -31,13 +31,14 @@ function claimableNow(jobs: JobTable, now: string) {
   };
 }
 
-/** Ids of up to `limit` jobs that may be claimed now, oldest change first. */
-export async function claimableJobs(
+/** The query of up to `limit` jobs' ids that may be claimed now, oldest change first, none of `except`. */
+function dueJobs(
   executor: Executor,
   jobs: JobTable,
   limit: number,
   skipLocked: boolean,
-): Promise<string[]> {
+  except: readonly string[],
+) {
   const { db, table, key } = queueOf(executor, jobs);
   let query = db
     .selectFrom(table)
@@ -45,8 +46,18 @@ export async function claimableJobs(
     .where(claimableNow(jobs, nowIso()))
     .orderBy('updated_at')
     .limit(limit);
-  if (skipLocked) query = query.modifyEnd(sql`for update skip locked`);
-  return (await query.execute()).map((r) => r.id);
+  if (except.length) query = query.where(key, 'not in', [...except]);
+  return skipLocked ? query.modifyEnd(sql`for update skip locked`) : query;
+}
+
+/** Ids of up to `limit` jobs that may be claimed now, oldest change first. */
+export async function claimableJobs(
+  executor: Executor,
+  jobs: JobTable,
+  limit: number,
+  skipLocked: boolean,
+): Promise<string[]> {
+  return (await dueJobs(executor, jobs, limit, skipLocked, []).execute()).map((r) => r.id);
 }
 
 /** Claims job `id` for `owner`; false when another worker got it first. */
@@ -90,14 +101,7 @@ export async function claimJobs(
 ): Promise<string[]> {
   if (limit <= 0) return [];
   const { db, table, key } = queueOf(executor, jobs);
-  let due = db
-    .selectFrom(table)
-    .select(key)
-    .where(claimableNow(jobs, nowIso()))
-    .orderBy('updated_at')
-    .limit(limit);
-  if (running.length) due = due.where(key, 'not in', [...running]);
-  if (skipLocked) due = due.modifyEnd(sql`for update skip locked`);
+  const due = dueJobs(executor, jobs, limit, skipLocked, running);
   const rows = await db
     .updateTable(table)
     .set((eb) => ({
