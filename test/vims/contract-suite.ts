@@ -323,7 +323,8 @@ export function infraContractSuite(
       });
     }
 
-    test('instantiate creates what the plan asks, in the granted zone, tagged, consistent', async () => {
+    // One instance for the three checks: an instance is dear on a real cloud.
+    test('instantiate creates what the plan asks, in the granted zone, tagged, consistent; again with the same op occ it changes nothing; a rollback the driver cannot do is refused', async () => {
       const { instanceId, plan, ctx, result, info } = await instantiated();
       assertConsistent(info, flavour());
       assert.equal(info.vnfState, 'STARTED');
@@ -365,14 +366,20 @@ export function infraContractSuite(
       const resources = await t.resources(instanceId);
       assert.ok(resources.length > plan.vnfcs.length);
       assert.ok(resources.every((r) => r.opOccId === ctx.opOccId));
-    });
 
-    test('instantiate again with the same op occ changes nothing and reports the same result', async () => {
-      const { instanceId, plan, ctx, result } = await instantiated();
-      const resources = ids(await t.resources(instanceId));
+      // Again with the same op occ: nothing changes, the same result.
       const again = await t.driver.instantiate(ctx, plan);
-      assert.deepEqual(ids(await t.resources(instanceId)), resources);
+      assert.deepEqual(ids(await t.resources(instanceId)), ids(resources));
       assert.deepEqual(again, result);
+
+      // Rollback of an operation the driver cannot roll back.
+      assert.ok(t.driver.rollbackable.includes('INSTANTIATE'));
+      if (scope.operations.has('scale')) assert.ok(t.driver.rollbackable.includes('SCALE_OUT'));
+      await rejects(
+        t.driver.rollback(next(instanceId, info), 'HEAL' as never),
+        'INVALID_REQUEST',
+        'Rollback of HEAL is not supported',
+      );
     });
 
     /**
@@ -927,17 +934,6 @@ export function infraContractSuite(
         const again = await t.driver.terminate(ctx, { terminationType });
         assert.equal(again.instantiatedVnfInfo, undefined);
       }
-    });
-
-    test('rollback is refused for operations the driver cannot roll back', async () => {
-      assert.ok(t.driver.rollbackable.includes('INSTANTIATE'));
-      if (scope.operations.has('scale')) assert.ok(t.driver.rollbackable.includes('SCALE_OUT'));
-      const { instanceId, info } = await instantiated();
-      await rejects(
-        t.driver.rollback(next(instanceId, info), 'HEAL' as never),
-        'INVALID_REQUEST',
-        'Rollback of HEAL is not supported',
-      );
     });
 
     testIf('grantServerGroups')(

@@ -1,6 +1,6 @@
 /**
  * Kill -9 of `bosun serve` in the middle of a Heat stack update, on mini-openstack, with the
- * database on SQLite and on PostgreSQL: a scale out is PROCESSING and Heat is updating the
+ * database on PostgreSQL: a scale out is PROCESSING and Heat is updating the
  * instance's stack when the server is SIGKILLed. A new server on the same database ends the op
  * occ FAILED_TEMP (the crash recovery rule: a lease that expired while PROCESSING); its retry
  * converges on the stack Heat went on updating, with no duplicate server; a second scale out
@@ -26,7 +26,6 @@ import {
   waitOpOcc,
 } from '../../http/vnflcm/lcm-support.ts';
 import { onboard } from '../../http/vnfpkgm/support.ts';
-import { DIALECTS } from '../../support/databases.ts';
 import { http } from '../../support/http.ts';
 import { miniOpenStack, OPENSTACK_VIM_TYPE } from '../../support/mini-openstack.ts';
 import { kill9, newServerEnv, type Served, serveProcess, stop } from '../../support/processes.ts';
@@ -87,7 +86,10 @@ async function finishes(base: string, opId: string, task: 'retry' | 'rollback', 
   assert.equal(op.operationState, state, JSON.stringify(op.error));
 }
 
-for (const dialect of DIALECTS) {
+// On PostgreSQL only: the subject is the driver's resumption on a real cloud; the LCM's recovery
+// after a kill is the same code on both dialects, and its crash tests run on each.
+{
+  const dialect = 'postgres';
   describe(`kill -9 during a stack update on mini-openstack (${dialect})`, () => {
     test('scale out killed mid-update: FAILED_TEMP after restart, retry converges without duplicates, a rollback leaves nothing', {
       timeout: 900_000,

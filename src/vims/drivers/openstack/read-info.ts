@@ -26,6 +26,9 @@ import { RESOURCE_TYPES, storageInfoId, vnfcCpInfoId, vnfcInfoId } from './names
 import type { StackState } from './stack-state.ts';
 import { serverIn, stackIdOf, vnfcScopes } from './vnfc-resources.ts';
 
+/** Port ids a Neutron list call filters on (its URL stays a few KiB). */
+const PORTS_A_CALL = 50;
+
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function protocolInfo(port: Port): CpProtocolInfo[] {
@@ -89,12 +92,18 @@ export async function readInfo(
       )
       .map((r) => r.physical_resource_id);
   const portIds = [...new Set(present.flatMap(portIdsOf))];
+  // Ports in one list call per PORTS_A_CALL (Neutron filters on several ids), not one call each.
+  const portChunks = Array.from({ length: Math.ceil(portIds.length / PORTS_A_CALL) }, (_, i) =>
+    portIds.slice(i * PORTS_A_CALL, (i + 1) * PORTS_A_CALL),
+  );
   await Promise.all([
     ...present.map(async (v) => {
       const id = serverOf(v.id)?.physical_resource_id as string;
       servers.set(id, await client.nova.server(id, signal));
     }),
-    ...portIds.map(async (id) => ports.set(id, await client.neutron.port(id, signal))),
+    ...portChunks.map(async (ids) => {
+      for (const port of await client.neutron.ports({ id: ids }, signal)) ports.set(port.id, port);
+    }),
   ]);
 
   const networks = new Map(

@@ -33,8 +33,6 @@ export interface StackResource {
   resource_status_reason?: string;
   logical_resource_id?: string;
   creation_time?: string;
-  /** Present with with_detail. */
-  attributes?: Record<string, unknown>;
   /** The parent stack's name (nested resources). */
   parent_resource?: string;
   stack_name?: string;
@@ -154,10 +152,19 @@ export class Heat {
   }
 
   /** The stack, or undefined once it is gone (deleted stacks answer 404). */
-  async showStack(ref: StackRef, signal?: AbortSignal): Promise<Stack | undefined> {
+  /**
+   * The stack, its outputs unresolved unless asked for: Heat resolves each output by asking the
+   * services behind it, which a poll every second would repeat for nothing.
+   */
+  async showStack(
+    ref: StackRef,
+    signal?: AbortSignal,
+    options: { outputs?: boolean } = {},
+  ): Promise<Stack | undefined> {
     const r = await this.#s.call<{ stack: Stack }>('orchestration', `stack show ${ref.name}`, {
       method: 'GET',
       path: PATH(ref),
+      query: options.outputs ? undefined : { resolve_outputs: false },
       ok: [200, 404],
       signal,
     });
@@ -192,7 +199,11 @@ export class Heat {
       .map((s) => ({ ...s, name: s.stack_name }));
   }
 
-  /** The stack's resources, those of nested stacks down to `nestedDepth`, with their attributes. */
+  /**
+   * The stack's resources and those of nested stacks down to `nestedDepth`. Without their
+   * attributes (with_detail): Heat would resolve each by asking Nova and Neutron, resource by
+   * resource, at every read — seconds of the cloud's time for what Bosun reads from them itself.
+   */
   async resources(
     ref: StackRef,
     options: { nestedDepth?: number; signal?: AbortSignal } = {},
@@ -203,7 +214,7 @@ export class Heat {
       {
         method: 'GET',
         path: `${PATH(ref)}/resources`,
-        query: { nested_depth: options.nestedDepth, with_detail: true },
+        query: { nested_depth: options.nestedDepth },
         signal: options.signal,
       },
     );
@@ -231,7 +242,7 @@ export class Heat {
 
   /** The stack's outputs, by key (an output Heat could not resolve is left out). */
   async outputs(ref: StackRef, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const stack = await this.showStack(ref, signal);
+    const stack = await this.showStack(ref, signal, { outputs: true });
     if (!stack) throw new InfraError('NOT_FOUND', `Heat stack ${ref.name} (${ref.id}) does not exist.`);
     const out: Record<string, unknown> = {};
     for (const o of stack.outputs ?? []) if (!o.output_error) out[o.output_key] = o.output_value;

@@ -33,7 +33,7 @@ export interface Port {
   tags?: string[];
 }
 
-type Query = Record<string, string | undefined>;
+type Query = Record<string, string | readonly string[] | undefined>;
 
 export class Neutron {
   readonly #s: OpenStackSession;

@@ -35,7 +35,8 @@ export interface CallOptions {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
   /** Relative to the service's endpoint (query included). */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** An array value repeats the key (`?id=a&id=b`: Neutron's filter on several values). */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   json?: unknown;
   /** A streamed body (sent once: never retried). */
   stream?: Readable;
@@ -119,7 +120,9 @@ export class OpenStackSession {
     const base = await this.endpoint(service, options.signal);
     const url = new URL(`${base}${options.path.startsWith('/') ? '' : '/'}${options.path}`);
     for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.append(key, String(value));
+      for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+        url.searchParams.append(key, String(one));
+      }
     }
     const headers: Record<string, string> = {
       accept: 'application/json',
