@@ -6,6 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { OpenStackClient } from '../../../src/vims/drivers/openstack/client/client.ts';
 import { findEndpoint } from '../../../src/vims/drivers/openstack/client/keystone.ts';
 
+/**
+ * Between looks at a server: each look at a Nova server costs Nova two Neutron calls (its ports
+ * and security groups), the cloud's dearest work; a server settles in seconds.
+ */
+const LOOK_MS = 1000;
+
 /** Largest first; the last is the smallest a test's VNFC uses. */
 const SIZES = ['m1.xlarge', 'm1.large', 'm1.medium', 'm1.small', 'm1.tiny'];
 
@@ -49,12 +55,12 @@ export class ZoneFiller {
     const mine = this.#servers.get(zone) ?? [];
     for (const id of mine) await this.#client.nova.deleteServer(id);
     for (const id of mine) {
-      while (await this.#client.nova.server(id)) await sleep(200);
+      while (await this.#client.nova.server(id)) await sleep(LOOK_MS);
     }
     // Nova answers 404 for a deleted server before its compute frees the server's allocations
     // in Placement; until then the scheduler still sees the zone full.
     for (const id of mine) {
-      while (await this.#allocated(id)) await sleep(200);
+      while (await this.#allocated(id)) await sleep(LOOK_MS / 2);
     }
     this.#servers.delete(zone);
   }
@@ -82,10 +88,10 @@ export class ZoneFiller {
   }
 
   async #settled(id: string): Promise<string> {
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 120; i++) {
       const s = await this.#client.nova.server(id);
       if (s && (s.status === 'ACTIVE' || s.status === 'ERROR')) return s.status;
-      await sleep(200);
+      await sleep(LOOK_MS);
     }
     throw new Error(`server ${id} never settled`);
   }

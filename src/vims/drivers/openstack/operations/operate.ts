@@ -63,6 +63,8 @@ async function waitFor(
   ctx: OperationContext,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  // Each look at a server costs Nova calls to Neutron too: looks space out while servers are slow.
+  let pause = 500;
   for (;;) {
     const states = await Promise.all(ids.map(statusOf));
     const late = ids.filter((_, i) => states[i] !== want);
@@ -81,9 +83,10 @@ async function waitFor(
       );
     }
     try {
-      await sleep(500, undefined, { signal: ctx.signal });
+      await sleep(pause, undefined, { signal: ctx.signal });
     } catch {
       throw new InfraError('CANCELLED', `Operate was cancelled while servers were going ${want}.`);
     }
+    pause = Math.min(pause * 1.5, 2000);
   }
 }

@@ -41,13 +41,16 @@ async function stopGracefully(
     }),
   );
   const deadline = Date.now() + timeoutMs;
+  // Looks space out as in operate: each costs Nova calls to Neutron too.
+  let pause = 500;
   while (Date.now() < deadline) {
     const states = await Promise.all(ids.map((id) => client.nova.server(id, ctx.signal)));
     if (states.every((s) => !s || s.status === 'SHUTOFF' || s.status === 'ERROR')) return;
     try {
-      await sleep(500, undefined, { signal: ctx.signal });
+      await sleep(Math.min(pause, Math.max(0, deadline - Date.now())), undefined, { signal: ctx.signal });
     } catch {
       throw new InfraError('CANCELLED', 'Terminate was cancelled while the servers were stopping.');
     }
+    pause = Math.min(pause * 1.5, 2000);
   }
 }
