@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createInstance, H, INSTANTIATE, onboardOnce, runTask, V2 } from '../http/vnflcm/lcm-support.ts';
 import { type Receiver, startReceiver } from '../notify/delivery/support.ts';
-import { DIALECTS } from '../support/databases.ts';
+import { ABOVE_THE_STORE } from '../support/databases.ts';
 import { http } from '../support/http.ts';
 import {
   type Bosun,
@@ -27,7 +27,7 @@ before(async () => {
 });
 after(() => browser?.close());
 
-for (const dialect of DIALECTS) {
+for (const dialect of ABOVE_THE_STORE) {
   describe(`web console alarms and subscriptions (${dialect})`, () => {
     let bosun: Bosun;
     let vnfdId: string;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createPkg, onboard, putZip, sample, waitSettled } from '../http/vnfpkgm/support.ts';
-import { DIALECTS } from '../support/databases.ts';
+import { ABOVE_THE_STORE } from '../support/databases.ts';
 import { http } from '../support/http.ts';
 import {
   addClient,
@@ -62,7 +62,7 @@ before(async () => {
 });
 after(() => browser?.close());
 
-for (const dialect of DIALECTS) {
+for (const dialect of ABOVE_THE_STORE) {
   describe(`web console VNF instances (${dialect})`, () => {
     let bosun: Bosun;
     before(async () => {

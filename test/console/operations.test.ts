@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { idOf } from '../http/vnflcm/lcm-client.ts';
 import { H, INSTANTIATE, onboardOnce, V2 } from '../http/vnflcm/lcm-support.ts';
 import { MAJOR } from '../http/vnflcm/majors.ts';
-import { DIALECTS } from '../support/databases.ts';
+import { ABOVE_THE_STORE } from '../support/databases.ts';
 import { http } from '../support/http.ts';
 import {
   type Bosun,
@@ -36,7 +36,7 @@ before(async () => {
 });
 after(() => browser?.close());
 
-for (const dialect of DIALECTS) {
+for (const dialect of ABOVE_THE_STORE) {
   describe(`web console operations (${dialect})`, () => {
     let bosun: Bosun;
     let vnfdId: string;

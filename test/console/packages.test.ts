@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { openZipPackage } from '../../src/vnfd/csar/zip-reader.ts';
-import { DIALECTS } from '../support/databases.ts';
+import { ABOVE_THE_STORE } from '../support/databases.ts';
 import { SAMPLES_DIR } from '../support/samples.ts';
 import { tempDir } from '../support/temp.ts';
 import {
@@ -44,7 +44,7 @@ before(async () => {
 });
 after(() => browser?.close());
 
-for (const dialect of DIALECTS) {
+for (const dialect of ABOVE_THE_STORE) {
   describe(`web console packages (${dialect})`, () => {
     let bosun: Bosun;
     /** The page of the package the first test onboards. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { DIALECTS } from '../support/databases.ts';
+import { ABOVE_THE_STORE } from '../support/databases.ts';
 import {
   addClient,
   type Bosun,
@@ -25,7 +25,7 @@ before(async () => {
 });
 after(() => browser?.close());
 
-for (const dialect of DIALECTS) {
+for (const dialect of ABOVE_THE_STORE) {
   describe(`web console sign-in (${dialect})`, () => {
     describe('auth.mode none', () => {
       let bosun: Bosun;

@@ -10,6 +10,13 @@ import { tempDir } from './temp.ts';
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type TestDialect = (typeof DIALECTS)[number];
 
+/**
+ * For tests whose subject sits well above the store — the web console in a browser, a management
+ * driver over SSH — one dialect: the store under them is tested on both by the other files, and
+ * these are the suite's dearest minutes. PostgreSQL, what a cluster runs on.
+ */
+export const ABOVE_THE_STORE: readonly TestDialect[] = ['postgres'];
+
 export function pgAdminUrl(): string {
   const url = process.env.BOSUN_TEST_PG_URL;
   if (!url) {

@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import { createInstance, H, startTask, V2, waitOpOcc } from '../../../http/vnflcm/lcm-support.ts';
 import { kill9, newEnv, type Served, serve, stop } from '../../../http/vnflcm/processes.ts';
 import { onboard } from '../../../http/vnfpkgm/support.ts';
-import { DIALECTS } from '../../../support/databases.ts';
+import { ABOVE_THE_STORE } from '../../../support/databases.ts';
 import { http } from '../../../support/http.ts';
 import { sshUser } from '../../../support/sshd.ts';
 import { startCluster } from './cluster-fixture.ts';
@@ -35,7 +35,7 @@ async function faultUsed(url: string): Promise<void> {
   throw new Error('the injected fault was never used');
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of ABOVE_THE_STORE) {
   describe(`kubernetes-cluster driver across a crash (${dialect})`, () => {
     // A real cluster of sshd, etcd and HAProxy nodes, two server processes and a heal: 40 s on a
     // quiet machine, and past npm test's two minutes on a loaded one.

@@ -22,7 +22,7 @@ import {
   waitOpOcc,
 } from '../../../http/vnflcm/lcm-support.ts';
 import { onboard } from '../../../http/vnfpkgm/support.ts';
-import { DIALECTS } from '../../../support/databases.ts';
+import { ABOVE_THE_STORE } from '../../../support/databases.ts';
 import { http } from '../../../support/http.ts';
 import { startTestServer, type TestServer } from '../../../support/server.ts';
 import { type Sshd, type SshUser, sshUser } from '../../../support/sshd.ts';
@@ -35,7 +35,7 @@ import {
   type Vnfc,
 } from './cluster-requests.ts';
 
-for (const dialect of DIALECTS) {
+for (const dialect of ABOVE_THE_STORE) {
   describe(`kubernetes-cluster driver over real SSH, etcd and HAProxy (${dialect})`, () => {
     let server: TestServer;
     let cluster: ClusterFixture;
