@@ -24,7 +24,9 @@ import { summary } from './summary.ts';
 const KILLS = 10;
 
 test(`${KILLS} replicas killed at random moments under load: nothing stuck, lost or run twice`, {
-  timeout: 300_000,
+  // Its work is fixed (the kills or restarts, then the settling); on a loaded CI machine the same
+  // work has taken over five minutes.
+  timeout: 900_000,
 }, async () => {
   const random = seededRandom();
   console.log(`[cluster] kills: seed ${random.seed} (CLUSTER_TEST_SEED=${random.seed} replays it)`);
