@@ -13,7 +13,13 @@ import { type Job, JobRunner } from '../../src/jobs/runner.ts';
 /** A queue of `ids` whose runs the test ends one by one. */
 function memoryQueue(
   ids: string[],
-  options: { takenElsewhere?: string[]; crashing?: string[]; lost?: string[]; concurrency?: number } = {},
+  options: {
+    takenElsewhere?: string[];
+    crashing?: string[];
+    lost?: string[];
+    concurrency?: number;
+    stopGraceMs?: number;
+  } = {},
 ) {
   const queued = [...ids];
   const events: string[] = [];
@@ -23,7 +29,7 @@ function memoryQueue(
   const queue = {
     name: 'test worker',
     concurrency: options.concurrency ?? 1,
-    stopGraceMs: 50,
+    stopGraceMs: options.stopGraceMs ?? 50,
     renew: async (id: string) => !options.lost?.includes(id),
     recover: async () => {
       events.push('recover');
@@ -107,7 +113,8 @@ describe('JobRunner', () => {
   });
 
   test('stop() claims nothing more and waits for the jobs in progress', async () => {
-    const q = memoryQueue(['a', 'b']);
+    // A grace no stalled event loop outlasts: this test is about waiting, not aborting.
+    const q = memoryQueue(['a', 'b'], { stopGraceMs: 60_000 });
     const { runner } = runnerOf(q.queue, 1);
     runner.start();
     await q.runsStarted(1);

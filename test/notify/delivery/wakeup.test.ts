@@ -81,8 +81,10 @@ describe('delivery wake-ups across processes on postgres', () => {
 
   test('busy subscriptions spread to a worker process that started after the first took them all', async () => {
     const env = await newEnv('postgres');
-    // Slow enough that each subscription's sessions spend their time budget.
-    const receiver = await startReceiver(() => ({ status: 204, delayMs: 4 }));
+    // Slow enough that each subscription's sessions spend their time budget; slower still until
+    // the second process is up, so that the first cannot finish everything while it starts.
+    let secondUp = false;
+    const receiver = await startReceiver(() => ({ status: 204, delayMs: secondUp ? 4 : 40 }));
     const db = openDatabase({ url: env.databaseUrl, poolSize: 1 });
     const api = await serve(env, 'api');
     const first = await serve(env, 'worker');
@@ -93,6 +95,7 @@ describe('delivery wake-ups across processes on postgres', () => {
       for (const id of ids) await enqueueFor(db, id, 700);
       await receiver.waitFor((r) => r.notifications().length >= 30, 'deliveries under way', AT_ONCE_MS);
       second = await serve(env, 'worker', { BOSUN_WORKER_POLL_INTERVAL_MS: HOUR_MS });
+      secondUp = true;
       await receiver.waitFor((r) => r.notifications().length >= 2100, 'every notification', 4 * AT_ONCE_MS);
       assert.ok((await deliveredBy(second)) > 0, 'the second worker process delivered some');
       assert.ok((await deliveredBy(first)) > 0, 'the first one delivered some');
