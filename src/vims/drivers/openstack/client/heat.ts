@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InfraError } from '../../../contract.ts';
+import { lookPauses } from './look-pauses.ts';
 import type { OpenStackSession } from './session.ts';
 import { waitOn } from './timings.ts';
 
@@ -151,10 +152,10 @@ export class Heat {
     });
   }
 
-  /** The stack, or undefined once it is gone (deleted stacks answer 404). */
   /**
-   * The stack, its outputs unresolved unless asked for: Heat resolves each output by asking the
-   * services behind it, which a poll every second would repeat for nothing.
+   * The stack, or undefined once it is gone (deleted stacks answer 404); its outputs unresolved
+   * unless asked for: Heat resolves each output by asking the services behind it, which a poll
+   * every second would repeat for nothing.
    */
   async showStack(
     ref: StackRef,
@@ -269,7 +270,7 @@ export class Heat {
     options: { signal?: AbortSignal; timeoutMs?: number; intervalMs?: number } = {},
   ): Promise<Stack | undefined> {
     const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
-    let interval = options.intervalMs ?? 250;
+    const pauses = lookPauses(options.intervalMs ?? 250);
     for (;;) {
       const stack = await this.showStack(ref, options.signal);
       if (!stack?.stack_status.endsWith('_IN_PROGRESS')) return stack;
@@ -283,7 +284,7 @@ export class Heat {
       // Waiting for Heat to finish is Heat's time, not Bosun's.
       const done = waitOn('orchestration', 0);
       try {
-        await sleep(interval, undefined, { signal: options.signal });
+        await sleep(pauses.next().value, undefined, { signal: options.signal });
       } catch {
         throw new InfraError(
           'CANCELLED',
@@ -292,7 +293,6 @@ export class Heat {
       } finally {
         done();
       }
-      interval = Math.min(interval * 1.5, 2000);
     }
   }
 }

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DriverResult, OperatePlan, OperationContext } from '../../../contract.ts';
 import { InfraError } from '../../../contract.ts';
 import { resourceChanges } from '../../resource-changes.ts';
+import { lookPauses } from '../client/look-pauses.ts';
 import { clientOf, type OpenStackDeps } from '../deps.ts';
 import { currentStack } from '../prior-state.ts';
 import { readInfo } from '../read-info.ts';
@@ -63,8 +64,7 @@ async function waitFor(
   ctx: OperationContext,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  // Each look at a server costs Nova calls to Neutron too: looks space out while servers are slow.
-  let pause = 500;
+  const pauses = lookPauses(500);
   for (;;) {
     const states = await Promise.all(ids.map(statusOf));
     const late = ids.filter((_, i) => states[i] !== want);
@@ -83,10 +83,9 @@ async function waitFor(
       );
     }
     try {
-      await sleep(pause, undefined, { signal: ctx.signal });
+      await sleep(pauses.next().value, undefined, { signal: ctx.signal });
     } catch {
       throw new InfraError('CANCELLED', `Operate was cancelled while servers were going ${want}.`);
     }
-    pause = Math.min(pause * 1.5, 2000);
   }
 }

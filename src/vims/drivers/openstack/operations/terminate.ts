@@ -8,6 +8,7 @@ import type { DriverResult, OperationContext, TerminatePlan } from '../../../con
 import { InfraError } from '../../../contract.ts';
 import { resourceChanges } from '../../resource-changes.ts';
 import type { OpenStackClient } from '../client/client.ts';
+import { lookPauses } from '../client/look-pauses.ts';
 import { clientOf, type OpenStackDeps } from '../deps.ts';
 import { removeStack } from '../remove-stack.ts';
 
@@ -41,16 +42,16 @@ async function stopGracefully(
     }),
   );
   const deadline = Date.now() + timeoutMs;
-  // Looks space out as in operate: each costs Nova calls to Neutron too.
-  let pause = 500;
+  const pauses = lookPauses(500);
   while (Date.now() < deadline) {
     const states = await Promise.all(ids.map((id) => client.nova.server(id, ctx.signal)));
     if (states.every((s) => !s || s.status === 'SHUTOFF' || s.status === 'ERROR')) return;
     try {
-      await sleep(Math.min(pause, Math.max(0, deadline - Date.now())), undefined, { signal: ctx.signal });
+      await sleep(Math.min(pauses.next().value, Math.max(0, deadline - Date.now())), undefined, {
+        signal: ctx.signal,
+      });
     } catch {
       throw new InfraError('CANCELLED', 'Terminate was cancelled while the servers were stopping.');
     }
-    pause = Math.min(pause * 1.5, 2000);
   }
 }
