@@ -66,7 +66,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const concurrency = Math.max(2, availableParallelism());
 let code: number;
 if (files.length) {
-  code = await nodeTest(files, concurrency);
+  // Named cloud files keep the cloud's per-test time, as in the whole run.
+  const cloudNamed = files.some((f) => f.endsWith('.test.ts') && usesCloud(f));
+  code = await nodeTest(files, concurrency, undefined, cloudNamed ? CLOUD_TEST_TIMEOUT_MS : undefined);
 } else {
   const all = globSync('test/**/*.test.ts');
   const cloud = all.filter(usesCloud);
